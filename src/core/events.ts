@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { ConstraintSchema, ConversationSchema, ConversationStateSchema, SCHEMA_VERSION } from './conversation.js';
+import { AgentIdSchema, ConversationIdSchema, EventIdSchema, MessageIdSchema, QueueIdSchema, StaffIdSchema } from './ids.js';
+import { ActorSchema, OwnerSchema, SenderSchema } from './owner.js';
+
+/** Fields every ownership transition records: where the conversation ended up, at which version. */
+const transition = {
+  version: z.number().int().positive(),
+  state: ConversationStateSchema,
+  owner: OwnerSchema,
+  from: z.object({ state: ConversationStateSchema, owner: OwnerSchema }),
+};
+
+/** Why a hand-off went where it went. */
+export const HandoffRouteSchema = z.enum(['queue', 'previous_human', 'agent']);
+export type HandoffRoute = z.infer<typeof HandoffRouteSchema>;
+
+/**
+ * The event vocabulary: past-tense facts named `noun.verbed`. Each entry is the schema of the
+ * event's `data`. Ownership transitions carry the resulting `{version, state, owner}` so that the
+ * log alone replays to the conversation.
+ */
+export const EVENT_DATA = {
+  'conversation.created': z.object({ conversation: ConversationSchema }),
+  'message.received': z.object({ messageId: MessageIdSchema, idempotencyKey: z.string().nullable() }),
+  'message.sent': z.object({ messageId: MessageIdSchema, sender: SenderSchema }),
+  'message.suppressed': z.object({
+    sender: SenderSchema,
+    text: z.string(),
+    /** Who was allowed to speak when the message arrived (null: nobody). */
+    speaker: z.string().nullable(),
+    state: ConversationStateSchema,
+  }),
+  'handoff.requested': z.object({
+    ...transition,
+    route: HandoffRouteSchema,
+    reason: z.string().min(1).max(200),
+    summary: z.string().max(4000).nullable(),
+  }),
+  'conversation.queued': z.object({ ...transition, queue: QueueIdSchema }),
+  'conversation.claimed': z.object({ ...transition, staff: StaffIdSchema }),
+  'conversation.handed_back': z.object({
+    ...transition,
+    staff: StaffIdSchema,
+    agent: AgentIdSchema,
+    notes: z.string().max(4000).nullable(),
+    constraints: z.array(ConstraintSchema),
+  }),
+  'assist.started': z.object({ ...transition, staff: StaffIdSchema }),
+  'assist.ended': z.object({ ...transition, staff: StaffIdSchema }),
+  'conversation.closed': z.object({ ...transition, by: ActorSchema, reason: z.string().max(200) }),
+} as const;
+
+export type EventType = keyof typeof EVENT_DATA;
+export const EVENT_TYPES = Object.keys(EVENT_DATA) as EventType[];
+
+/** Event types that change ownership, state or version. */
+export const TRANSITION_EVENT_TYPES = [
+  'handoff.requested',
+  'conversation.queued',
+  'conversation.claimed',
+  'conversation.handed_back',
+  'assist.started',
+  'assist.ended',
+  'conversation.closed',
+] as const satisfies readonly EventType[];
+export type TransitionEventType = (typeof TRANSITION_EVENT_TYPES)[number];
+
+const envelope = {
+  schemaVersion: z.literal(SCHEMA_VERSION),
+  id: EventIdSchema,
+  conversationId: ConversationIdSchema,
+  at: z.string(),
+};
+
+const variant = <T extends EventType>(type: T) =>
+  z.object({ ...envelope, type: z.literal(type), data: EVENT_DATA[type] });
+
+/** An event before the store has given it its place (`seq`) in the conversation's log. */
+export const NewEventSchema = z.discriminatedUnion('type', [
+  variant('conversation.created'),
+  variant('message.received'),
+  variant('message.sent'),
+  variant('message.suppressed'),
+  variant('handoff.requested'),
+  variant('conversation.queued'),
+  variant('conversation.claimed'),
+  variant('conversation.handed_back'),
+  variant('assist.started'),
+  variant('assist.ended'),
+  variant('conversation.closed'),
+]);
+export type NewEvent = z.infer<typeof NewEventSchema>;
+
+/** An event as stored: `seq` is its 1-based position in its conversation's append-only log. */
+export const StoredEventSchema = NewEventSchema.and(z.object({ seq: z.number().int().positive() }));
+export type StoredEvent = NewEvent & { seq: number };
+
+/** What a pure decision produces: the type and data of an event, without id and time. */
+export type EventDraft = { [T in EventType]: { type: T; data: z.infer<(typeof EVENT_DATA)[T]> } }[EventType];
+export type TransitionEventDraft = Extract<EventDraft, { type: TransitionEventType }>;
+
+/** Whether an event changes ownership, state or version. */
+export function isTransitionEvent<E extends { type: EventType }>(
+  event: E,
+): event is E & { type: TransitionEventType } {
+  return (TRANSITION_EVENT_TYPES as readonly string[]).includes(event.type);
+}

@@ -1,0 +1,223 @@
+import {
+  isoAt,
+  newConversation,
+  plan,
+  SCHEMA_VERSION,
+  type Actor,
+  type AgentId,
+  type Clock,
+  type Command,
+  type Constraint,
+  type Conversation,
+  type ConversationId,
+  type HandoffTarget,
+  type IdGenerator,
+  type Message,
+  type NewEvent,
+  type OwnershipPolicy,
+  type QueueId,
+  type Rejection,
+  type Sender,
+  type StaffId,
+  type StoredEvent,
+  type TransitionEventDraft,
+} from '../core/index.js';
+import type { Store } from '../store/store.js';
+
+/** Options of {@link createGateway}. */
+export interface GatewayOptions {
+  store: Store;
+  ids: IdGenerator;
+  clock: Clock;
+  policy: OwnershipPolicy;
+  /** The agent that serves new conversations unless one is named. */
+  defaultAgent: AgentId;
+  /** How often a command is re-decided after losing a compare-and-set race. */
+  maxCasRetries?: number;
+}
+
+/** The outcome of a command: the conversation after it, or why it was refused. */
+export type CommandOutcome =
+  | { ok: true; conversation: Conversation; events: StoredEvent[] }
+  | { ok: false; rejection: Rejection | { code: 'not_found' | 'contention'; message: string } };
+
+export type ReceiveOutcome =
+  | { ok: true; message: Message; duplicate: boolean; conversation: Conversation }
+  | { ok: false; rejection: { code: 'not_found'; message: string } };
+
+export type SendOutcome =
+  | { ok: true; delivered: true; message: Message }
+  | { ok: true; delivered: false; reason: 'not_speaker'; event: StoredEvent }
+  | { ok: false; rejection: { code: 'not_found'; message: string } };
+
+const notFound = (id: string) => ({ ok: false as const, rejection: { code: 'not_found' as const, message: `no conversation ${id}` } });
+
+/**
+ * The conversation gateway: the only way messages and ownership changes reach the store.
+ * Built from the pure core (`plan`) and the Store port; it holds no state of its own, so any
+ * number of gateway processes may share one database.
+ */
+export function createGateway(options: GatewayOptions) {
+  const { store, ids, clock, policy } = options;
+  const maxRetries = options.maxCasRetries ?? 8;
+
+  const envelope = (conversationId: ConversationId, at: string) =>
+    ({ schemaVersion: SCHEMA_VERSION, id: ids.event(), conversationId, at }) as const;
+  const toEvents = (conversationId: ConversationId, drafts: TransitionEventDraft[], at: string): NewEvent[] =>
+    drafts.map((d) => ({ ...envelope(conversationId, at), ...d }) as NewEvent);
+
+  /** Load, decide, compare-and-set; on a lost race, load and decide again. */
+  async function command(conversationId: ConversationId, cmd: Command): Promise<CommandOutcome> {
+    for (let attempt = 0; attempt <= maxRetries; attempt += 1) {
+      const current = await store.getConversation(conversationId);
+      if (!current) return notFound(conversationId);
+      const at = isoAt(clock);
+      const planned = plan(current, cmd, policy, at);
+      if (!planned.ok) return planned;
+      const result = await store.transition({
+        conversationId,
+        expectedVersion: current.version,
+        next: planned.next,
+        events: toEvents(conversationId, planned.events, at),
+      });
+      if (result.ok) return { ok: true, conversation: result.conversation, events: result.events };
+      if (result.reason === 'not_found') return notFound(conversationId);
+    }
+    return { ok: false, rejection: { code: 'contention', message: `gave up after ${maxRetries + 1} lost races` } };
+  }
+
+  return {
+    policy,
+
+    /** Opens a conversation, served by `agent` (or the default agent). */
+    async open(input: { agent?: AgentId; channel?: string; customerId?: string | null } = {}): Promise<Conversation> {
+      const at = isoAt(clock);
+      const conversation = newConversation({
+        id: ids.conversation(),
+        agentId: input.agent ?? options.defaultAgent,
+        channel: input.channel ?? 'api',
+        customerId: input.customerId ?? null,
+        at,
+      });
+      await store.createConversation(conversation, {
+        ...envelope(conversation.id, at),
+        type: 'conversation.created',
+        data: { conversation },
+      });
+      return conversation;
+    },
+
+    /** Stores a customer message once per idempotency key, whoever owns the conversation. */
+    async receive(conversationId: ConversationId, input: { text: string; idempotencyKey: string }): Promise<ReceiveOutcome> {
+      const conversation = await store.getConversation(conversationId);
+      if (!conversation) return notFound(conversationId);
+      const at = isoAt(clock);
+      const message: Message = {
+        schemaVersion: SCHEMA_VERSION,
+        id: ids.message(),
+        conversationId,
+        direction: 'inbound',
+        sender: { type: 'customer' },
+        text: input.text,
+        idempotencyKey: input.idempotencyKey,
+        at,
+      };
+      const result = await store.appendInbound(message, {
+        ...envelope(conversationId, at),
+        type: 'message.received',
+        data: { messageId: message.id, idempotencyKey: input.idempotencyKey },
+      });
+      if (!result.ok) return notFound(conversationId);
+      return { ok: true, message: result.message, duplicate: result.duplicate, conversation };
+    },
+
+    /**
+     * Sends a message to the customer if, at this moment, `sender` may speak. A reply generated
+     * while a human took over is suppressed and logged (`message.suppressed`), never delivered.
+     */
+    async send(conversationId: ConversationId, sender: Sender, text: string): Promise<SendOutcome> {
+      const at = isoAt(clock);
+      const message: Message = {
+        schemaVersion: SCHEMA_VERSION,
+        id: ids.message(),
+        conversationId,
+        direction: 'outbound',
+        sender,
+        text,
+        idempotencyKey: null,
+        at,
+      };
+      const result = await store.appendOutbound(message, ids.event());
+      if (!result.ok) return notFound(conversationId);
+      if (result.delivered) return { ok: true, delivered: true, message: result.message };
+      return { ok: true, delivered: false, reason: 'not_speaker', event: result.event };
+    },
+
+    /** An agent hands the conversation to another agent or to a human queue. */
+    transfer(
+      conversationId: ConversationId,
+      input: { agent: AgentId; target: HandoffTarget; reason: string; summary: string | null },
+    ): Promise<CommandOutcome> {
+      return command(conversationId, { type: 'RequestHandoff', ...input });
+    },
+
+    /** The router places a pending hand-off in a queue. */
+    enqueue(conversationId: ConversationId, queue: QueueId): Promise<CommandOutcome> {
+      return command(conversationId, { type: 'EnqueueConversation', queue });
+    },
+
+    /** A human takes a specific conversation (from its queue, or over from the agent). */
+    claim(conversationId: ConversationId, staff: StaffId): Promise<CommandOutcome> {
+      return command(conversationId, { type: 'ClaimConversation', staff });
+    },
+
+    /** A human takes the oldest conversation waiting in `queue`; null when it is empty. */
+    async claimNext(queue: QueueId, staff: StaffId): Promise<CommandOutcome | null> {
+      const result = await store.claimOldestQueued(queue, (conversation) => {
+        const at = isoAt(clock);
+        const planned = plan(conversation, { type: 'ClaimConversation', staff }, policy, at);
+        return planned.ok ? { next: planned.next, events: toEvents(conversation.id, planned.events, at) } : null;
+      });
+      if (result === null) return null;
+      return result.ok
+        ? { ok: true, conversation: result.conversation, events: result.events }
+        : { ok: false, rejection: { code: 'contention', message: 'the claimed conversation changed under the claim' } };
+    },
+
+    /** The human hands back to an agent; constraints in the notes bind the agent from now on. */
+    handBack(
+      conversationId: ConversationId,
+      input: { staff: StaffId; agent?: AgentId; notes?: string | null; constraints?: Constraint[] },
+    ): Promise<CommandOutcome> {
+      return command(conversationId, {
+        type: 'HandBack',
+        staff: input.staff,
+        agent: input.agent ?? null,
+        notes: input.notes ?? null,
+        constraints: input.constraints ?? [],
+      });
+    },
+
+    startAssist(conversationId: ConversationId, staff: StaffId): Promise<CommandOutcome> {
+      return command(conversationId, { type: 'StartAssist', staff });
+    },
+
+    endAssist(conversationId: ConversationId, staff: StaffId): Promise<CommandOutcome> {
+      return command(conversationId, { type: 'EndAssist', staff });
+    },
+
+    close(conversationId: ConversationId, by: Actor, reason: string): Promise<CommandOutcome> {
+      return command(conversationId, { type: 'CloseConversation', by, reason });
+    },
+
+    /** A conversation with its messages and its event log, or null. */
+    async read(conversationId: ConversationId) {
+      const conversation = await store.getConversation(conversationId);
+      if (!conversation) return null;
+      const [messages, events] = await Promise.all([store.listMessages(conversationId), store.listEvents(conversationId)]);
+      return { conversation, messages, events };
+    },
+  };
+}
+
+export type Gateway = ReturnType<typeof createGateway>;

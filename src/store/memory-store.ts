@@ -1,0 +1,119 @@
+import {
+  hasOutboundSender,
+  outboundEvent,
+  type Conversation,
+  type ConversationId,
+  type EventId,
+  type Message,
+  type NewEvent,
+  type QueueId,
+  type StoredEvent,
+} from '../core/index.js';
+import type { ClaimPlanner, InboundResult, OutboundResult, Store, TransitionInput, TransitionResult } from './store.js';
+
+interface Row {
+  conversation: Conversation;
+  messages: Message[];
+  events: StoredEvent[];
+  inboundKeys: Map<string, Message>;
+}
+
+const copy = <T>(value: T): T => structuredClone(value);
+
+/**
+ * The reference Store: plain maps in one process. Each method runs to completion without
+ * awaiting, so on one event loop every method is atomic.
+ */
+export class MemoryStore implements Store {
+  readonly kind = 'memory' as const;
+  readonly #rows = new Map<ConversationId, Row>();
+
+  async createConversation(conversation: Conversation, created: NewEvent): Promise<StoredEvent> {
+    if (this.#rows.has(conversation.id)) throw new Error(`conversation ${conversation.id} already exists`);
+    const row: Row = { conversation: copy(conversation), messages: [], events: [], inboundKeys: new Map() };
+    this.#rows.set(conversation.id, row);
+    return copy(this.#append(row, created));
+  }
+
+  #append(row: Row, event: NewEvent): StoredEvent {
+    const stored = { ...copy(event), seq: row.events.length + 1 } as StoredEvent;
+    row.events.push(stored);
+    return stored;
+  }
+
+  async appendInbound(message: Message, received: NewEvent): Promise<InboundResult> {
+    const row = this.#rows.get(message.conversationId);
+    if (!row) return { ok: false, reason: 'not_found' };
+    const key = message.idempotencyKey;
+    const existing = key === null ? undefined : row.inboundKeys.get(key);
+    if (existing) return { ok: true, message: copy(existing), duplicate: true };
+    const stored = copy(message);
+    row.messages.push(stored);
+    if (key !== null) row.inboundKeys.set(key, stored);
+    this.#append(row, received);
+    return { ok: true, message: copy(stored), duplicate: false };
+  }
+
+  async transition(input: TransitionInput): Promise<TransitionResult> {
+    const row = this.#rows.get(input.conversationId);
+    if (!row) return { ok: false, reason: 'not_found', current: null };
+    if (row.conversation.version !== input.expectedVersion) {
+      return { ok: false, reason: 'version_conflict', current: copy(row.conversation) };
+    }
+    return this.#apply(row, input.next, input.events);
+  }
+
+  #apply(row: Row, next: Conversation, events: NewEvent[]): TransitionResult {
+    row.conversation = copy(next);
+    const stored = events.map((e) => this.#append(row, e));
+    return { ok: true, conversation: copy(row.conversation), events: copy(stored) };
+  }
+
+  async appendOutbound(message: Message, eventId: EventId): Promise<OutboundResult> {
+    if (!hasOutboundSender(message)) throw new Error('appendOutbound needs an agent, human or system sender');
+    const row = this.#rows.get(message.conversationId);
+    if (!row) return { ok: false, reason: 'not_found' };
+    const event = this.#append(row, outboundEvent(row.conversation, message, eventId));
+    if (event.type !== 'message.sent') return { ok: true, delivered: false, event: copy(event) };
+    row.messages.push(copy(message));
+    return { ok: true, delivered: true, message: copy(message), event: copy(event) };
+  }
+
+  async getConversation(id: ConversationId): Promise<Conversation | null> {
+    const row = this.#rows.get(id);
+    return row ? copy(row.conversation) : null;
+  }
+
+  async listMessages(id: ConversationId): Promise<Message[]> {
+    return copy(this.#rows.get(id)?.messages ?? []);
+  }
+
+  async listEvents(id: ConversationId): Promise<StoredEvent[]> {
+    return copy(this.#rows.get(id)?.events ?? []);
+  }
+
+  async listConversationIds(): Promise<ConversationId[]> {
+    return [...this.#rows.keys()];
+  }
+
+  async claimOldestQueued(queue: QueueId, planner: ClaimPlanner): Promise<TransitionResult | null> {
+    let oldest: Row | undefined;
+    for (const row of this.#rows.values()) {
+      const c = row.conversation;
+      if (c.state !== 'QUEUED' || c.owner.type !== 'queue' || c.owner.id !== queue || c.queuedAt === null) continue;
+      if (!oldest || isOlder(c, oldest.conversation)) oldest = row;
+    }
+    if (!oldest) return null;
+    const planned = planner(copy(oldest.conversation));
+    if (!planned) return null;
+    return this.#apply(oldest, planned.next, planned.events);
+  }
+
+  async close(): Promise<void> {}
+}
+
+function isOlder(a: Conversation, b: Conversation): boolean {
+  const at = a.queuedAt ?? '';
+  const bt = b.queuedAt ?? '';
+  return at < bt || (at === bt && a.id < b.id);
+}

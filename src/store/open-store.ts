@@ -1,0 +1,28 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { MemoryStore } from './memory-store.js';
+import { PostgresStore } from './postgres-store.js';
+import { SqliteStore } from './sqlite-store.js';
+import type { Store } from './store.js';
+
+export type StoreKind = Store['kind'];
+export const STORE_KINDS: readonly StoreKind[] = ['memory', 'sqlite', 'postgres'];
+
+/** Where a store lives. */
+export type StoreConfig =
+  | { kind: 'memory' }
+  | { kind: 'sqlite'; path: string; synchronous?: 'full' | 'normal' }
+  | { kind: 'postgres'; url: string; poolSize?: number };
+
+/** Opens (and migrates) the configured store. */
+export async function openStore(config: StoreConfig): Promise<Store> {
+  switch (config.kind) {
+    case 'memory':
+      return new MemoryStore();
+    case 'sqlite':
+      if (config.path !== ':memory:') mkdirSync(dirname(config.path), { recursive: true });
+      return new SqliteStore(config.synchronous ? { path: config.path, synchronous: config.synchronous } : { path: config.path });
+    case 'postgres':
+      return PostgresStore.open(config.poolSize ? { url: config.url, poolSize: config.poolSize } : { url: config.url });
+  }
+}

@@ -1,0 +1,252 @@
+import pg from 'pg';
+import {
+  hasOutboundSender,
+  senderKey,
+  type Conversation,
+  type ConversationId,
+  type EventId,
+  type Message,
+  type NewEvent,
+  type QueueId,
+  type StoredEvent,
+} from '../core/index.js';
+import { MIGRATIONS, MIGRATIONS_TABLE } from './migrations.js';
+import {
+  conversationColumns,
+  conversationFromDoc,
+  eventColumns,
+  eventFromRow,
+  messageColumns,
+  messageFromDoc,
+  type EventRow,
+} from './rows.js';
+import type { ClaimPlanner, InboundResult, OutboundResult, Store, TransitionInput, TransitionResult } from './store.js';
+
+/** Options of {@link PostgresStore.open}. */
+export interface PostgresStoreOptions {
+  /** A `postgres://` connection string. */
+  url: string;
+  /** Connections in this process's pool. */
+  poolSize?: number;
+}
+
+/** Arbitrary but fixed key of the advisory lock that serialises migrations across processes. */
+const MIGRATION_LOCK = 7_310_221_405;
+
+/**
+ * PostgreSQL Store for several gateway processes sharing one database. The hot paths (send,
+ * transition, inbound) are single statements: one round trip, one implicit transaction, with
+ * the conversation row locked by its own UPDATE so that per-conversation writes serialise.
+ */
+export class PostgresStore implements Store {
+  readonly kind = 'postgres' as const;
+
+  private constructor(readonly pool: pg.Pool) {}
+
+  /** Connects, runs pending migrations, and returns the store. */
+  static async open(options: PostgresStoreOptions): Promise<PostgresStore> {
+    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+    // An idle client that loses its connection emits 'error'; without a listener that would
+    // crash the process. The pool drops the client and the next query gets a fresh one.
+    pool.on('error', () => {});
+    const store = new PostgresStore(pool);
+    try {
+      await store.#migrate();
+    } catch (error) {
+      await pool.end();
+      throw error;
+    }
+    return store;
+  }
+
+  async #migrate(): Promise<void> {
+    await this.#tx(async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+      await client.query(MIGRATIONS_TABLE);
+      const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations');
+      const applied = new Set(rows.map((r) => r.version));
+      for (const m of MIGRATIONS) {
+        if (applied.has(m.version)) continue;
+        await client.query(m.postgres);
+        await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
+          m.version,
+          m.name,
+          new Date().toISOString(),
+        ]);
+      }
+    });
+  }
+
+  async #tx<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async createConversation(conversation: Conversation, created: NewEvent): Promise<StoredEvent> {
+    const c = conversationColumns(conversation);
+    const e = eventColumns(created);
+    await this.pool.query(
+      `WITH c AS (
+         INSERT INTO conversations (id, state, owner_type, owner_id, speaker, version, event_seq, queued_at, created_at, schema_version, doc)
+         VALUES ($1, $2, $3, $4, $5, $6, 1, $7, $8, $9, $10) RETURNING id)
+       INSERT INTO events (conversation_id, seq, id, type, schema_version, at, data)
+       SELECT c.id, 1, $11, $12, $13, $14, $15 FROM c`,
+      [c.id, c.state, c.owner_type, c.owner_id, c.speaker, c.version, c.queued_at, c.created_at, c.schema_version, c.doc,
+        e.id, e.type, e.schema_version, e.at, e.data],
+    );
+    return { ...created, seq: 1 } as StoredEvent;
+  }
+
+  async appendInbound(message: Message, received: NewEvent): Promise<InboundResult> {
+    const m = messageColumns(message);
+    const e = eventColumns(received);
+    try {
+      const { rowCount } = await this.pool.query(
+        `WITH m AS (
+           INSERT INTO messages (id, conversation_id, direction, idempotency_key, schema_version, doc)
+           VALUES ($1, $2, $3, $4, $5, $6)
+           ON CONFLICT (conversation_id, idempotency_key) DO NOTHING RETURNING id),
+         c AS (
+           UPDATE conversations SET event_seq = event_seq + 1
+           WHERE id = $2 AND EXISTS (SELECT 1 FROM m) RETURNING event_seq)
+         INSERT INTO events (conversation_id, seq, id, type, schema_version, at, data)
+         SELECT $2, c.event_seq, $7, $8, $9, $10, $11 FROM c`,
+        [m.id, m.conversation_id, m.direction, m.idempotency_key, m.schema_version, m.doc, e.id, e.type, e.schema_version, e.at, e.data],
+      );
+      if (rowCount === 1) return { ok: true, message, duplicate: false };
+    } catch (error) {
+      if (isForeignKeyViolation(error)) return { ok: false, reason: 'not_found' };
+      throw error;
+    }
+    const { rows } = await this.pool.query<{ doc: string }>(
+      'SELECT doc FROM messages WHERE conversation_id = $1 AND idempotency_key = $2',
+      [message.conversationId, message.idempotencyKey],
+    );
+    const existing = rows[0];
+    if (!existing) throw new Error(`inbound message ${message.id} was neither stored nor found`);
+    return { ok: true, message: messageFromDoc(existing.doc), duplicate: true };
+  }
+
+  async transition(input: TransitionInput): Promise<TransitionResult> {
+    return this.#cas(this.pool, input.conversationId, input.expectedVersion, input.next, input.events);
+  }
+
+  async #cas(
+    db: pg.Pool | pg.PoolClient,
+    conversationId: ConversationId,
+    expectedVersion: number,
+    next: Conversation,
+    events: NewEvent[],
+  ): Promise<TransitionResult> {
+    if (events.length === 0) throw new Error('a transition needs at least one event');
+    const c = conversationColumns(next);
+    const cols = events.map(eventColumns);
+    const { rows } = await db.query<{ seq: number }>(
+      `WITH c AS (
+         UPDATE conversations SET state = $3, owner_type = $4, owner_id = $5, speaker = $6, version = $7,
+           queued_at = $8, doc = $9, event_seq = event_seq + $10
+         WHERE id = $1 AND version = $2 RETURNING event_seq)
+       INSERT INTO events (conversation_id, seq, id, type, schema_version, at, data)
+       SELECT $1, c.event_seq - $10 + e.ord, e.id, e.type, 1, e.at, e.data
+       FROM c, unnest($11::text[], $12::text[], $13::text[], $14::text[]) WITH ORDINALITY AS e(id, type, at, data, ord)
+       RETURNING seq`,
+      [conversationId, expectedVersion, c.state, c.owner_type, c.owner_id, c.speaker, c.version, c.queued_at, c.doc, events.length,
+        cols.map((e) => e.id), cols.map((e) => e.type), cols.map((e) => e.at), cols.map((e) => e.data)],
+    );
+    if (rows.length === 0) {
+      const current = await this.#conversation(db, conversationId);
+      return current
+        ? { ok: false, reason: 'version_conflict', current }
+        : { ok: false, reason: 'not_found', current: null };
+    }
+    const seqs = rows.map((r) => Number(r.seq)).sort((a, b) => a - b);
+    return { ok: true, conversation: next, events: events.map((e, i) => ({ ...e, seq: seqs[i]! }) as StoredEvent) };
+  }
+
+  async appendOutbound(message: Message, eventId: EventId): Promise<OutboundResult> {
+    if (!hasOutboundSender(message)) throw new Error('appendOutbound needs an agent, human or system sender');
+    const m = messageColumns(message);
+    // The speaker column is `speakerOf(conversation)`, written with every transition, so the
+    // owner check here is the core's rule. The suppressed event's data mirrors `outboundEvent`;
+    // the store conformance suite holds the two to the same output.
+    const { rows } = await this.pool.query<EventRow>(
+      `WITH c AS (
+         UPDATE conversations SET event_seq = event_seq + 1 WHERE id = $1
+         RETURNING event_seq, state, speaker, coalesce(speaker = $2, false) AS allowed),
+       m AS (
+         INSERT INTO messages (id, conversation_id, direction, idempotency_key, schema_version, doc)
+         SELECT $3, $1, 'outbound', NULL, $4, $5 FROM c WHERE c.allowed RETURNING id)
+       INSERT INTO events (conversation_id, seq, id, type, schema_version, at, data)
+       SELECT $1, c.event_seq, $6,
+         CASE WHEN c.allowed THEN 'message.sent' ELSE 'message.suppressed' END, 1, $7,
+         CASE WHEN c.allowed THEN $8
+              ELSE jsonb_build_object('sender', $9::jsonb, 'text', $10::text, 'speaker', c.speaker, 'state', c.state)::text END
+       FROM c
+       RETURNING *`,
+      [message.conversationId, senderKey(message.sender), m.id, m.schema_version, m.doc, eventId, message.at,
+        JSON.stringify({ messageId: message.id, sender: message.sender }), JSON.stringify(message.sender), message.text],
+    );
+    const row = rows[0];
+    if (!row) return { ok: false, reason: 'not_found' };
+    const event = eventFromRow(row);
+    return event.type === 'message.sent'
+      ? { ok: true, delivered: true, message, event }
+      : { ok: true, delivered: false, event };
+  }
+
+  async #conversation(db: pg.Pool | pg.PoolClient, id: string): Promise<Conversation | null> {
+    const { rows } = await db.query<{ doc: string }>('SELECT doc FROM conversations WHERE id = $1', [id]);
+    return rows[0] ? conversationFromDoc(rows[0].doc) : null;
+  }
+
+  getConversation(id: ConversationId): Promise<Conversation | null> {
+    return this.#conversation(this.pool, id);
+  }
+
+  async listMessages(id: ConversationId): Promise<Message[]> {
+    const { rows } = await this.pool.query<{ doc: string }>('SELECT doc FROM messages WHERE conversation_id = $1 ORDER BY n', [id]);
+    return rows.map((r) => messageFromDoc(r.doc));
+  }
+
+  async listEvents(id: ConversationId): Promise<StoredEvent[]> {
+    const { rows } = await this.pool.query<EventRow>('SELECT * FROM events WHERE conversation_id = $1 ORDER BY seq', [id]);
+    return rows.map(eventFromRow);
+  }
+
+  async listConversationIds(): Promise<ConversationId[]> {
+    const { rows } = await this.pool.query<{ id: ConversationId }>('SELECT id FROM conversations ORDER BY created_at, id');
+    return rows.map((r) => r.id);
+  }
+
+  async claimOldestQueued(queue: QueueId, planner: ClaimPlanner): Promise<TransitionResult | null> {
+    return this.#tx(async (client) => {
+      const { rows } = await client.query<{ doc: string }>(
+        `SELECT doc FROM conversations WHERE state = 'QUEUED' AND owner_id = $1
+         ORDER BY queued_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
+        [queue],
+      );
+      if (!rows[0]) return null;
+      const conversation = conversationFromDoc(rows[0].doc);
+      const planned = planner(conversation);
+      return planned ? this.#cas(client, conversation.id, conversation.version, planned.next, planned.events) : null;
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+function isForeignKeyViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23503';
+}

@@ -1,0 +1,64 @@
+import type { Conversation, ConversationId, EventId, Message, NewEvent, QueueId, StoredEvent } from '../core/index.js';
+
+/** A compare-and-set transition: the new state of a conversation and the events that explain it. */
+export interface TransitionInput {
+  conversationId: ConversationId;
+  /** The version the caller decided on; the write happens only if it is still current. */
+  expectedVersion: number;
+  next: Conversation;
+  events: NewEvent[];
+}
+
+export type TransitionResult =
+  | { ok: true; conversation: Conversation; events: StoredEvent[] }
+  | { ok: false; reason: 'version_conflict' | 'not_found'; current: Conversation | null };
+
+export type InboundResult =
+  | { ok: true; message: Message; duplicate: boolean }
+  | { ok: false; reason: 'not_found' };
+
+export type OutboundResult =
+  | { ok: true; delivered: true; message: Message; event: StoredEvent }
+  | { ok: true; delivered: false; event: StoredEvent }
+  | { ok: false; reason: 'not_found' };
+
+/** Builds the transition for a queued conversation that a claimer locked; null to leave it. */
+export type ClaimPlanner = (conversation: Conversation) => { next: Conversation; events: NewEvent[] } | null;
+
+/**
+ * Storage of conversations, their messages and their append-only event logs. Every adapter
+ * passes the same conformance suite (`store-conformance.ts`); the memory adapter is the reference.
+ *
+ * Each method is atomic: its writes and the events that record them commit together or not at all.
+ */
+export interface Store {
+  readonly kind: 'memory' | 'sqlite' | 'postgres';
+  /** Stores a new conversation with its `conversation.created` event. */
+  createConversation(conversation: Conversation, created: NewEvent): Promise<StoredEvent>;
+  /**
+   * Appends a customer message and its `message.received` event, once per idempotency key:
+   * a redelivery returns the stored message with `duplicate: true` and writes nothing.
+   */
+  appendInbound(message: Message, received: NewEvent): Promise<InboundResult>;
+  /** Writes `next` and `events` if the conversation is still at `expectedVersion`. */
+  transition(input: TransitionInput): Promise<TransitionResult>;
+  /**
+   * Delivers an outbound message only if its sender may speak at this moment (`speakerOf` the
+   * stored conversation), logging `message.sent`; otherwise logs `message.suppressed` (see
+   * `outboundEvent`) under `eventId` and delivers nothing. The check and the write are one
+   * atomic step, so a concurrent transition comes either before both or after both.
+   */
+  appendOutbound(message: Message, eventId: EventId): Promise<OutboundResult>;
+  getConversation(id: ConversationId): Promise<Conversation | null>;
+  listMessages(id: ConversationId): Promise<Message[]>;
+  listEvents(id: ConversationId): Promise<StoredEvent[]>;
+  /** Ids of all conversations, oldest first (for audits and tests). */
+  listConversationIds(): Promise<ConversationId[]>;
+  /**
+   * Locks the oldest conversation queued for `queue` that no concurrent claimer holds, applies
+   * the planner's transition to it, and returns the result; null when the queue is empty.
+   * Two concurrent claimers never both win the same conversation.
+   */
+  claimOldestQueued(queue: QueueId, planner: ClaimPlanner): Promise<TransitionResult | null>;
+  close(): Promise<void>;
+}
