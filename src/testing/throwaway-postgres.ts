@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,6 +57,8 @@ export async function startThrowawayPostgres(options: { env?: NodeJS.ProcessEnv;
   if (given) return { url: given, createDatabase: databaseFactory(given), stop: async () => {} };
 
   const dir = mkdtempSync(join(tmpdir(), 'baton-pg-'));
+  // The cluster may run as another user (see above), who must be able to enter the folder.
+  chmodSync(dir, 0o755);
   const port = await freePort();
   const password = 'baton';
   const server = new EmbeddedPostgres({

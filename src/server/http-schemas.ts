@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { AgentIdSchema, ConversationIdSchema, ConversationSchema, MAX_MESSAGE_CHARS, MessageSchema } from '../core/index.js';
+import { HttpError } from './http-errors.js';
+
+/** A strict object whose own type error says plainly that a JSON object was expected. */
+const jsonObject = <Shape extends z.ZodRawShape>(shape: Shape) =>
+  z.strictObject(shape, {
+    error: (issue) =>
+      issue.code === 'invalid_type' ? (issue.input === undefined ? 'a JSON object is required' : 'expected a JSON object') : undefined,
+  });
+
+/** Path parameters of `/v1/conversations/:id…`. */
+export const ConversationParamsSchema = jsonObject({ id: ConversationIdSchema });
+
+/** Body of `POST /v1/conversations`; every field is optional, and so is the body. */
+export const OpenConversationBodySchema = jsonObject({
+  agent: AgentIdSchema.exactOptional(),
+  channel: ConversationSchema.shape.channel.exactOptional(),
+  customerId: ConversationSchema.shape.customerId.exactOptional(),
+});
+
+/** An idempotency key, from the body or from the `Idempotency-Key` header. */
+export const IdempotencyKeySchema = MessageSchema.shape.idempotencyKey.unwrap();
+
+/** Body of `POST /v1/conversations/:id/messages`. */
+export const PostMessageBodySchema = jsonObject({
+  text: z.string().min(1).max(MAX_MESSAGE_CHARS),
+  idempotencyKey: IdempotencyKeySchema.exactOptional(),
+});
+
+/**
+ * Parses request input with a schema, or throws a 400 whose message names each offending field
+ * under `where` (e.g. `body.text: Too small: …`).
+ */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown, where: string): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => `${[where, ...issue.path.map(String)].join('.')}: ${issue.message}`);
+  throw new HttpError(400, 'invalid_request', problems.join('; '));
+}
