@@ -1,11 +1,13 @@
 // @ts-check
 import js from '@eslint/js';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/', 'web/dist/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  { languageOptions: { globals: globals.node } },
   {
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
@@ -16,6 +18,7 @@ export default tseslint.config(
   {
     // core/ is pure: no node: modules, no imports from outside it, no packages but zod.
     files: ['src/core/**/*.ts'],
+    ignores: ['src/core/**/*.test.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

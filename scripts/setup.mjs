@@ -10,7 +10,9 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const marker = join(root, 'node_modules', '.baton-installed');
-const lockHash = createHash('sha256').update(readFileSync(join(root, 'package-lock.json'))).digest('hex');
+const lockHash = createHash('sha256')
+  .update(readFileSync(join(root, 'package-lock.json')))
+  .digest('hex');
 const run = (command) => execSync(command, { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
 
 if (!existsSync(marker) || readFileSync(marker, 'utf8') !== lockHash) {

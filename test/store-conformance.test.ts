@@ -8,13 +8,21 @@ import { describeStoreConformance } from './support/store-conformance.js';
 
 describeStoreConformance('memory', async () => ({ store: await openStore({ kind: 'memory' }) }), { persistent: false });
 
-describeStoreConformance('sqlite', async () => {
-  const path = join(mkdtempSync(join(tmpdir(), 'baton-sqlite-')), 'baton.sqlite');
-  return { store: await openStore({ kind: 'sqlite', path }), reopen: () => openStore({ kind: 'sqlite', path }) };
-}, { persistent: true });
+describeStoreConformance(
+  'sqlite',
+  async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'baton-sqlite-')), 'baton.sqlite');
+    return { store: await openStore({ kind: 'sqlite', path }), reopen: () => openStore({ kind: 'sqlite', path }) };
+  },
+  { persistent: true },
+);
 
-describeStoreConformance('postgres', async () => {
-  const server = await startThrowawayPostgres({ env: { BATON_PG_URL: inject('pgUrl') } });
-  const url = await server.createDatabase();
-  return { store: await openStore({ kind: 'postgres', url }), reopen: () => openStore({ kind: 'postgres', url }) };
-}, { persistent: true });
+describeStoreConformance(
+  'postgres',
+  async () => {
+    const server = await startThrowawayPostgres({ env: { BATON_PG_URL: inject('pgUrl') } });
+    const url = await server.createDatabase();
+    return { store: await openStore({ kind: 'postgres', url }), reopen: () => openStore({ kind: 'postgres', url }) };
+  },
+  { persistent: true },
+);

@@ -5,12 +5,21 @@ import type { Message } from './message.js';
 import { senderKey } from './owner.js';
 import { evolve } from './ownership.js';
 
+/** Kinds of broken invariant a log audit reports. */
+export type LogViolationKind = 'double_reply' | 'log_order' | 'version' | 'duplicate_entry' | 'unlogged_message' | 'missing_message';
+
+/** One broken invariant, with a sentence that says where. */
+export interface LogViolation {
+  kind: LogViolationKind;
+  message: string;
+}
+
 /** What replaying one conversation's log found. */
 export interface LogAudit {
   /** The conversation rebuilt from its events alone (null if the log has no creation event). */
   replayed: Conversation | null;
-  /** Broken invariants, one sentence each; empty when the log is sound. */
-  violations: string[];
+  /** Broken invariants; empty when the log is sound. */
+  violations: LogViolation[];
 }
 
 /**
@@ -20,40 +29,43 @@ export interface LogAudit {
  * the log; and, when the messages are given, each one has exactly its one log entry.
  */
 export function auditLog(events: readonly StoredEvent[], messages?: readonly Message[]): LogAudit {
-  const violations: string[] = [];
+  const violations: LogViolation[] = [];
+  const flag = (kind: LogViolationKind, message: string) => violations.push({ kind, message });
   let conversation: Conversation | null = null;
   const sent = new Map<string, string>();
   const received = new Set<string>();
   events.forEach((event, index) => {
-    if (event.seq !== index + 1) violations.push(`event ${event.id} has seq ${event.seq}, expected ${index + 1}`);
-    if (index === 0 && event.type !== 'conversation.created') violations.push('the log does not start with conversation.created');
+    if (event.seq !== index + 1) flag('log_order', `event ${event.id} has seq ${event.seq}, expected ${index + 1}`);
+    if (index === 0 && event.type !== 'conversation.created') flag('log_order', 'the log does not start with conversation.created');
     if (conversation === null && event.type !== 'conversation.created') return;
     if (event.type === 'message.sent') {
+      const { message } = event.data;
       const speaker = conversation ? speakerOf(conversation) : null;
-      const key = senderKey(event.data.sender);
-      if (speaker !== key) {
-        violations.push(`message ${event.data.messageId} delivered from ${key} while ${speaker ?? 'nobody'} could speak`);
+      const key = message.sender.type === 'customer' ? 'customer' : senderKey(message.sender);
+      if (speaker !== key || message.direction !== 'outbound') {
+        flag('double_reply', `message ${message.id} delivered from ${key} while ${speaker ?? 'nobody'} could speak`);
       }
-      if (sent.has(event.data.messageId)) violations.push(`message ${event.data.messageId} sent twice`);
-      sent.set(event.data.messageId, key);
+      if (sent.has(message.id)) flag('duplicate_entry', `message ${message.id} sent twice`);
+      sent.set(message.id, key);
     }
     if (event.type === 'message.received') {
-      if (received.has(event.data.messageId)) violations.push(`message ${event.data.messageId} received twice`);
-      received.add(event.data.messageId);
+      const { message } = event.data;
+      if (received.has(message.id)) flag('duplicate_entry', `message ${message.id} received twice`);
+      received.add(message.id);
     }
     if (isTransitionEvent(event) && conversation && event.data.version !== conversation.version + 1) {
-      violations.push(`event ${event.id} moves version ${conversation.version} to ${event.data.version}`);
+      flag('version', `event ${event.id} moves version ${conversation.version} to ${event.data.version}`);
     }
     conversation = evolve(conversation, event);
   });
   if (messages) {
     for (const message of messages) {
       const logged = message.direction === 'inbound' ? received.has(message.id) : sent.has(message.id);
-      if (!logged) violations.push(`${message.direction} message ${message.id} has no log entry`);
+      if (!logged) flag('unlogged_message', `${message.direction} message ${message.id} has no log entry`);
     }
     const stored = new Set<string>(messages.map((m) => m.id));
     for (const id of [...received, ...sent.keys()]) {
-      if (!stored.has(id)) violations.push(`logged message ${id} is missing from the messages`);
+      if (!stored.has(id)) flag('missing_message', `logged message ${id} is missing from the messages`);
     }
   }
   return { replayed: conversation, violations };

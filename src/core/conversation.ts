@@ -9,14 +9,7 @@ export const SCHEMA_VERSION = 1 as const;
  * Ownership states. `AGENT_ASSIST`: a human owns the conversation and the agent only drafts
  * into the console; a draft never reaches the customer on its own.
  */
-export const ConversationStateSchema = z.enum([
-  'AGENT_ACTIVE',
-  'HANDOFF_PENDING',
-  'QUEUED',
-  'HUMAN_ACTIVE',
-  'AGENT_ASSIST',
-  'CLOSED',
-]);
+export const ConversationStateSchema = z.enum(['AGENT_ACTIVE', 'HANDOFF_PENDING', 'QUEUED', 'HUMAN_ACTIVE', 'AGENT_ASSIST', 'CLOSED']);
 export type ConversationState = z.infer<typeof ConversationStateSchema>;
 export const CONVERSATION_STATES = ConversationStateSchema.options;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ConstraintSchema, ConversationSchema, ConversationStateSchema, SCHEMA_VERSION } from './conversation.js';
-import { AgentIdSchema, ConversationIdSchema, EventIdSchema, MessageIdSchema, QueueIdSchema, StaffIdSchema } from './ids.js';
+import { AgentIdSchema, ConversationIdSchema, EventIdSchema, QueueIdSchema, StaffIdSchema } from './ids.js';
+import { MessageSchema } from './message.js';
 import { ActorSchema, OwnerSchema, SenderSchema } from './owner.js';
 
 /** Fields every ownership transition records: where the conversation ended up, at which version. */
@@ -22,8 +23,10 @@ export type HandoffRoute = z.infer<typeof HandoffRouteSchema>;
  */
 export const EVENT_DATA = {
   'conversation.created': z.object({ conversation: ConversationSchema }),
-  'message.received': z.object({ messageId: MessageIdSchema, idempotencyKey: z.string().nullable() }),
-  'message.sent': z.object({ messageId: MessageIdSchema, sender: SenderSchema }),
+  /** A customer message, stored: the log entry is the message (messages are a view of the log). */
+  'message.received': z.object({ message: MessageSchema }),
+  /** A message delivered to the customer by the party allowed to speak at that moment. */
+  'message.sent': z.object({ message: MessageSchema }),
   'message.suppressed': z.object({
     sender: SenderSchema,
     text: z.string(),
@@ -73,8 +76,7 @@ const envelope = {
   at: z.string(),
 };
 
-const variant = <T extends EventType>(type: T) =>
-  z.object({ ...envelope, type: z.literal(type), data: EVENT_DATA[type] });
+const variant = <T extends EventType>(type: T) => z.object({ ...envelope, type: z.literal(type), data: EVENT_DATA[type] });
 
 /** An event before the store has given it its place (`seq`) in the conversation's log. */
 export const NewEventSchema = z.discriminatedUnion('type', [
@@ -101,8 +103,6 @@ export type EventDraft = { [T in EventType]: { type: T; data: z.infer<(typeof EV
 export type TransitionEventDraft = Extract<EventDraft, { type: TransitionEventType }>;
 
 /** Whether an event changes ownership, state or version. */
-export function isTransitionEvent<E extends { type: EventType }>(
-  event: E,
-): event is E & { type: TransitionEventType } {
+export function isTransitionEvent<E extends { type: EventType }>(event: E): event is E & { type: TransitionEventType } {
   return (TRANSITION_EVENT_TYPES as readonly string[]).includes(event.type);
 }

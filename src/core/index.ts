@@ -10,3 +10,4 @@ export * from './owner.js';
 export * from './ownership.js';
 export * from './ownership-policy.js';
 export * from './outbound.js';
+export * from './random.js';

@@ -6,10 +6,7 @@ import { SenderSchema } from './owner.js';
 /** Longest message text accepted anywhere (characters). */
 export const MAX_MESSAGE_CHARS = 20_000;
 
-export const MessageSenderSchema = z.union([
-  z.object({ type: z.literal('customer') }),
-  SenderSchema,
-]);
+export const MessageSenderSchema = z.union([z.object({ type: z.literal('customer') }), SenderSchema]);
 export type MessageSender = z.infer<typeof MessageSenderSchema>;
 
 /** A message that reached the customer or came from them. Suppressed replies are not messages. */

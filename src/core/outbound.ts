@@ -16,12 +16,24 @@ export function outboundEvent(
   const speaker = speakerOf(conversation);
   const base = { schemaVersion: 1, id: eventId, conversationId: message.conversationId, at: message.at } as const;
   if (speaker !== null && speaker === senderKey(message.sender)) {
-    return { ...base, type: 'message.sent', data: { messageId: message.id, sender: message.sender } };
+    return { ...base, type: 'message.sent', data: { message } };
   }
   return {
     ...base,
     type: 'message.suppressed',
     data: { sender: message.sender, text: message.text, speaker, state: conversation.state },
+  };
+}
+
+/** The log entry that stores a customer message. */
+export function receivedEvent(message: Message, eventId: EventId): NewEvent {
+  return {
+    schemaVersion: 1,
+    id: eventId,
+    conversationId: message.conversationId,
+    at: message.at,
+    type: 'message.received',
+    data: { message },
   };
 }
 

@@ -28,13 +28,25 @@ const OWNERS: Record<ConversationState, Owner> = {
 
 function inState(state: ConversationState): Conversation {
   const base = newConversation({ id: 'conv_1' as ConversationId, agentId: agentA, channel: 'test', customerId: null, at });
-  return { ...base, state, owner: OWNERS[state], version: 5, lastHumanId: state === 'HUMAN_ACTIVE' || state === 'AGENT_ASSIST' ? staff1 : null };
+  return {
+    ...base,
+    state,
+    owner: OWNERS[state],
+    version: 5,
+    lastHumanId: state === 'HUMAN_ACTIVE' || state === 'AGENT_ASSIST' ? staff1 : null,
+  };
 }
 
 const COMMANDS = {
   handoff_queue: { type: 'RequestHandoff', agent: agentA, target: { type: 'queue', id: queue }, reason: 'customer_request', summary: 's' },
   handoff_agent_edge: { type: 'RequestHandoff', agent: agentA, target: { type: 'agent', id: agentB }, reason: 'specialist', summary: null },
-  handoff_agent_no_edge: { type: 'RequestHandoff', agent: agentA, target: { type: 'agent', id: agentC }, reason: 'specialist', summary: null },
+  handoff_agent_no_edge: {
+    type: 'RequestHandoff',
+    agent: agentA,
+    target: { type: 'agent', id: agentC },
+    reason: 'specialist',
+    summary: null,
+  },
   handoff_wrong_agent: { type: 'RequestHandoff', agent: agentB, target: { type: 'queue', id: queue }, reason: 'x', summary: null },
   enqueue: { type: 'EnqueueConversation', queue },
   claim: { type: 'ClaimConversation', staff: staff1 },
@@ -241,9 +253,9 @@ describe('rules inside the machine', () => {
   });
 
   it('evolve refuses to apply events before the conversation exists', () => {
-    expect(() => evolve(null, { type: 'message.received', data: { messageId: 'msg_1' as never, idempotencyKey: 'k' }, at })).toThrow(
-      /before conversation.created/,
-    );
+    const claimed = plan(inState('AGENT_ACTIVE'), COMMANDS.claim, policy, at);
+    if (!claimed.ok) throw new Error(claimed.rejection.message);
+    expect(() => evolve(null, { ...claimed.events[0]!, at })).toThrow(/before conversation.created/);
   });
 });
 

@@ -6,13 +6,7 @@ import type { OwnershipPolicy } from './ownership-policy.js';
 
 /** Why a command was refused. A refusal is an expected outcome, returned, never thrown. */
 export type RejectionCode =
-  | 'closed'
-  | 'invalid_state'
-  | 'not_owner'
-  | 'already_claimed'
-  | 'edge_not_allowed'
-  | 'transfer_cap'
-  | 'pingpong_cap';
+  'closed' | 'invalid_state' | 'not_owner' | 'already_claimed' | 'edge_not_allowed' | 'transfer_cap' | 'pingpong_cap';
 
 export interface Rejection {
   code: RejectionCode;
@@ -43,8 +37,7 @@ function isOwnedBy(conversation: Conversation, actor: Actor): boolean {
 export function decide(conversation: Conversation, command: Command, policy: OwnershipPolicy): Decision {
   const { state } = conversation;
   if (state === 'CLOSED') return reject('closed', `conversation ${conversation.id} is closed`);
-  const wrongState = (allowed: string) =>
-    reject('invalid_state', `${command.type} needs ${allowed}; the conversation is ${state}`);
+  const wrongState = (allowed: string) => reject('invalid_state', `${command.type} needs ${allowed}; the conversation is ${state}`);
 
   switch (command.type) {
     case 'RequestHandoff': {
@@ -90,7 +83,10 @@ export function decide(conversation: Conversation, command: Command, policy: Own
         return reject('already_claimed', `already owned by ${describeOwner(conversation.owner)}`);
       }
       const human: Owner = { type: 'human', id: command.staff };
-      return { ok: true, events: [{ type: 'conversation.claimed', data: { ...to(conversation, 'HUMAN_ACTIVE', human), staff: command.staff } }] };
+      return {
+        ok: true,
+        events: [{ type: 'conversation.claimed', data: { ...to(conversation, 'HUMAN_ACTIVE', human), staff: command.staff } }],
+      };
     }
     case 'HandBack': {
       if (state !== 'HUMAN_ACTIVE' && state !== 'AGENT_ASSIST') return wrongState('HUMAN_ACTIVE or AGENT_ASSIST');

@@ -66,10 +66,16 @@ export function createGateway(options: GatewayOptions) {
   const toEvents = (conversationId: ConversationId, drafts: TransitionEventDraft[], at: string): NewEvent[] =>
     drafts.map((d) => ({ ...envelope(conversationId, at), ...d }) as NewEvent);
 
-  /** Load, decide, compare-and-set; on a lost race, load and decide again. */
-  async function command(conversationId: ConversationId, cmd: Command): Promise<CommandOutcome> {
+  /**
+   * Decide against the conversation as last seen, compare-and-set on its version; on a lost
+   * race, load and decide again. `basis`, when given, is the caller's copy (e.g. the one its
+   * last command returned): a fresh copy saves the read; a stale one costs one retry.
+   */
+  async function command(conversationId: ConversationId, cmd: Command, basis?: Conversation): Promise<CommandOutcome> {
+    let known = basis?.id === conversationId ? basis : undefined;
     for (let attempt = 0; attempt <= maxRetries; attempt += 1) {
-      const current = await store.getConversation(conversationId);
+      const current = known ?? (await store.getConversation(conversationId));
+      known = undefined;
       if (!current) return notFound(conversationId);
       const at = isoAt(clock);
       const planned = plan(current, cmd, policy, at);
@@ -82,6 +88,8 @@ export function createGateway(options: GatewayOptions) {
       });
       if (result.ok) return { ok: true, conversation: result.conversation, events: result.events };
       if (result.reason === 'not_found') return notFound(conversationId);
+      // Lost the race: decide again against the version that won, which the store returned.
+      known = result.current ?? undefined;
     }
     return { ok: false, rejection: { code: 'contention', message: `gave up after ${maxRetries + 1} lost races` } };
   }
@@ -122,11 +130,7 @@ export function createGateway(options: GatewayOptions) {
         idempotencyKey: input.idempotencyKey,
         at,
       };
-      const result = await store.appendInbound(message, {
-        ...envelope(conversationId, at),
-        type: 'message.received',
-        data: { messageId: message.id, idempotencyKey: input.idempotencyKey },
-      });
+      const result = await store.appendInbound(message, ids.event());
       if (!result.ok) return notFound(conversationId);
       return { ok: true, message: result.message, duplicate: result.duplicate, conversation };
     },
@@ -157,18 +161,19 @@ export function createGateway(options: GatewayOptions) {
     transfer(
       conversationId: ConversationId,
       input: { agent: AgentId; target: HandoffTarget; reason: string; summary: string | null },
+      basis?: Conversation,
     ): Promise<CommandOutcome> {
-      return command(conversationId, { type: 'RequestHandoff', ...input });
+      return command(conversationId, { type: 'RequestHandoff', ...input }, basis);
     },
 
     /** The router places a pending hand-off in a queue. */
-    enqueue(conversationId: ConversationId, queue: QueueId): Promise<CommandOutcome> {
-      return command(conversationId, { type: 'EnqueueConversation', queue });
+    enqueue(conversationId: ConversationId, queue: QueueId, basis?: Conversation): Promise<CommandOutcome> {
+      return command(conversationId, { type: 'EnqueueConversation', queue }, basis);
     },
 
     /** A human takes a specific conversation (from its queue, or over from the agent). */
-    claim(conversationId: ConversationId, staff: StaffId): Promise<CommandOutcome> {
-      return command(conversationId, { type: 'ClaimConversation', staff });
+    claim(conversationId: ConversationId, staff: StaffId, basis?: Conversation): Promise<CommandOutcome> {
+      return command(conversationId, { type: 'ClaimConversation', staff }, basis);
     },
 
     /** A human takes the oldest conversation waiting in `queue`; null when it is empty. */
@@ -188,26 +193,31 @@ export function createGateway(options: GatewayOptions) {
     handBack(
       conversationId: ConversationId,
       input: { staff: StaffId; agent?: AgentId; notes?: string | null; constraints?: Constraint[] },
+      basis?: Conversation,
     ): Promise<CommandOutcome> {
-      return command(conversationId, {
-        type: 'HandBack',
-        staff: input.staff,
-        agent: input.agent ?? null,
-        notes: input.notes ?? null,
-        constraints: input.constraints ?? [],
-      });
+      return command(
+        conversationId,
+        {
+          type: 'HandBack',
+          staff: input.staff,
+          agent: input.agent ?? null,
+          notes: input.notes ?? null,
+          constraints: input.constraints ?? [],
+        },
+        basis,
+      );
     },
 
-    startAssist(conversationId: ConversationId, staff: StaffId): Promise<CommandOutcome> {
-      return command(conversationId, { type: 'StartAssist', staff });
+    startAssist(conversationId: ConversationId, staff: StaffId, basis?: Conversation): Promise<CommandOutcome> {
+      return command(conversationId, { type: 'StartAssist', staff }, basis);
     },
 
-    endAssist(conversationId: ConversationId, staff: StaffId): Promise<CommandOutcome> {
-      return command(conversationId, { type: 'EndAssist', staff });
+    endAssist(conversationId: ConversationId, staff: StaffId, basis?: Conversation): Promise<CommandOutcome> {
+      return command(conversationId, { type: 'EndAssist', staff }, basis);
     },
 
-    close(conversationId: ConversationId, by: Actor, reason: string): Promise<CommandOutcome> {
-      return command(conversationId, { type: 'CloseConversation', by, reason });
+    close(conversationId: ConversationId, by: Actor, reason: string, basis?: Conversation): Promise<CommandOutcome> {
+      return command(conversationId, { type: 'CloseConversation', by, reason }, basis);
     },
 
     /** A conversation with its messages and its event log, or null. */

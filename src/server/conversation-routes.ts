@@ -16,11 +16,19 @@ function idempotencyKeyOf(request: FastifyRequest, fromBody: string | undefined)
   const header = request.headers['idempotency-key'];
   const fromHeader = header === undefined ? undefined : parseInput(IdempotencyKeySchema, header, 'header Idempotency-Key');
   if (fromBody !== undefined && fromHeader !== undefined && fromBody !== fromHeader) {
-    throw new HttpError(400, 'conflicting_idempotency_key', 'the Idempotency-Key header and body.idempotencyKey differ: send one, or the same');
+    throw new HttpError(
+      400,
+      'conflicting_idempotency_key',
+      'the Idempotency-Key header and body.idempotencyKey differ: send one, or the same',
+    );
   }
   const key = fromBody ?? fromHeader;
   if (key === undefined) {
-    throw new HttpError(400, 'missing_idempotency_key', 'an idempotency key is required: send the Idempotency-Key header or body.idempotencyKey');
+    throw new HttpError(
+      400,
+      'missing_idempotency_key',
+      'an idempotency key is required: send the Idempotency-Key header or body.idempotencyKey',
+    );
   }
   return key;
 }

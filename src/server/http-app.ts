@@ -4,7 +4,7 @@ import { registerConversationRoutes } from './conversation-routes.js';
 import { frameworkErrorHandler, installErrorHandlers } from './http-errors.js';
 
 /** Largest request body accepted unless configured (bytes). */
-export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
+export const DEFAULT_BODY_LIMIT_BYTES = 256 * 1024;
 
 /** Longest path parameter the router accepts; above the longest valid id, so ids fail validation, not routing. */
 const MAX_PARAM_LENGTH = 256;
@@ -14,7 +14,7 @@ export interface HttpAppOptions {
   gateway: Gateway;
   /** The store's kind, reported by `/health`. */
   storeKind: string;
-  /** Largest request body accepted (bytes); larger ones get 413. Default 64 KiB. */
+  /** Largest request body accepted (bytes); larger ones get 413. Default 256 KiB. */
   bodyLimitBytes?: number;
   /** Fastify's logger: off (default), on, or pino options. */
   logger?: FastifyServerOptions['logger'];

@@ -24,6 +24,12 @@ export function errorBody(code: string, message: string): ErrorBody {
 
 const INTERNAL = errorBody('internal', 'internal error');
 
+/** The request's path, without the query, cut short for quoting in a message. */
+const pathOf = (request: FastifyRequest): string => {
+  const path = request.url.split('?')[0] ?? '';
+  return path.length > 200 ? `${path.slice(0, 200)}…` : path;
+};
+
 const isFastifyError = (error: unknown): error is FastifyError =>
   error instanceof Error && typeof (error as Partial<FastifyError>).code === 'string';
 
@@ -51,7 +57,7 @@ export function toHttpError(error: unknown, request: FastifyRequest, bodyLimitBy
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new HttpError(400, 'bad_request', 'the body size does not match the Content-Length header');
     case 'FST_ERR_BAD_URL':
-      return new HttpError(400, 'bad_url', `the URL ${request.url} is not valid (bad percent-encoding)`);
+      return new HttpError(400, 'bad_url', `the URL path ${pathOf(request)} is not valid (bad percent-encoding)`);
     case 'FST_ERR_MAX_PARAM_LENGTH':
       return new HttpError(414, 'uri_too_long', 'a path segment of the URL is too long');
   }
@@ -82,6 +88,6 @@ export function frameworkErrorHandler(bodyLimitBytes: number) {
 export function installErrorHandlers(app: FastifyInstance, bodyLimitBytes: number): void {
   app.setErrorHandler((error, request, reply) => sendError(error, request, reply, bodyLimitBytes));
   app.setNotFoundHandler((request, reply) =>
-    reply.code(404).send(errorBody('route_not_found', `there is no route ${request.method} ${request.url.split('?')[0] ?? ''}`)),
+    reply.code(404).send(errorBody('route_not_found', `there is no route ${request.method} ${pathOf(request)}`)),
   );
 }

@@ -1,6 +1,7 @@
 import {
   hasOutboundSender,
   outboundEvent,
+  receivedEvent,
   type Conversation,
   type ConversationId,
   type EventId,
@@ -13,7 +14,6 @@ import type { ClaimPlanner, InboundResult, OutboundResult, Store, TransitionInpu
 
 interface Row {
   conversation: Conversation;
-  messages: Message[];
   events: StoredEvent[];
   inboundKeys: Map<string, Message>;
 }
@@ -30,7 +30,7 @@ export class MemoryStore implements Store {
 
   async createConversation(conversation: Conversation, created: NewEvent): Promise<StoredEvent> {
     if (this.#rows.has(conversation.id)) throw new Error(`conversation ${conversation.id} already exists`);
-    const row: Row = { conversation: copy(conversation), messages: [], events: [], inboundKeys: new Map() };
+    const row: Row = { conversation: copy(conversation), events: [], inboundKeys: new Map() };
     this.#rows.set(conversation.id, row);
     return copy(this.#append(row, created));
   }
@@ -41,17 +41,15 @@ export class MemoryStore implements Store {
     return stored;
   }
 
-  async appendInbound(message: Message, received: NewEvent): Promise<InboundResult> {
+  async appendInbound(message: Message, eventId: EventId): Promise<InboundResult> {
     const row = this.#rows.get(message.conversationId);
     if (!row) return { ok: false, reason: 'not_found' };
     const key = message.idempotencyKey;
     const existing = key === null ? undefined : row.inboundKeys.get(key);
     if (existing) return { ok: true, message: copy(existing), duplicate: true };
-    const stored = copy(message);
-    row.messages.push(stored);
-    if (key !== null) row.inboundKeys.set(key, stored);
-    this.#append(row, received);
-    return { ok: true, message: copy(stored), duplicate: false };
+    if (key !== null) row.inboundKeys.set(key, copy(message));
+    this.#append(row, receivedEvent(message, eventId));
+    return { ok: true, message: copy(message), duplicate: false };
   }
 
   async transition(input: TransitionInput): Promise<TransitionResult> {
@@ -75,7 +73,6 @@ export class MemoryStore implements Store {
     if (!row) return { ok: false, reason: 'not_found' };
     const event = this.#append(row, outboundEvent(row.conversation, message, eventId));
     if (event.type !== 'message.sent') return { ok: true, delivered: false, event: copy(event) };
-    row.messages.push(copy(message));
     return { ok: true, delivered: true, message: copy(message), event: copy(event) };
   }
 
@@ -85,7 +82,8 @@ export class MemoryStore implements Store {
   }
 
   async listMessages(id: ConversationId): Promise<Message[]> {
-    return copy(this.#rows.get(id)?.messages ?? []);
+    const events = this.#rows.get(id)?.events ?? [];
+    return events.flatMap((e) => (e.type === 'message.received' || e.type === 'message.sent' ? [copy(e.data.message)] : []));
   }
 
   async listEvents(id: ConversationId): Promise<StoredEvent[]> {

@@ -9,54 +9,53 @@ export interface Migration {
   postgres: string;
 }
 
-const tables = (t: { serial: string; bigint: string }) => `
+// Each table is one b-tree keyed the way it is read (SQLite: WITHOUT ROWID), and each write
+// touches as few pages as it can: the hot paths (send, transition) are bound by how much every
+// commit writes. See docs/decisions/0003-storage-layout.md.
+const tables = (t: { clustered: string; conversationsWith: string; eventSeq: string }) => `
 CREATE TABLE conversations (
   id TEXT PRIMARY KEY,
   state TEXT NOT NULL,
   owner_type TEXT NOT NULL,
   owner_id TEXT,
   speaker TEXT,
-  version INTEGER NOT NULL,
-  event_seq INTEGER NOT NULL,
+  version INTEGER NOT NULL,${t.eventSeq}
   queued_at TEXT,
   created_at TEXT NOT NULL,
   schema_version INTEGER NOT NULL,
   doc TEXT NOT NULL
-);
+)${t.clustered}${t.conversationsWith};
 CREATE INDEX conversations_queued ON conversations (owner_id, queued_at, id) WHERE state = 'QUEUED';
-CREATE TABLE messages (
-  n ${t.serial},
-  id TEXT NOT NULL UNIQUE,
-  conversation_id TEXT NOT NULL REFERENCES conversations (id),
-  direction TEXT NOT NULL,
-  idempotency_key TEXT,
-  schema_version INTEGER NOT NULL,
-  doc TEXT NOT NULL,
-  UNIQUE (conversation_id, idempotency_key)
-);
-CREATE INDEX messages_conversation ON messages (conversation_id, n);
 CREATE TABLE events (
   conversation_id TEXT NOT NULL REFERENCES conversations (id),
   seq INTEGER NOT NULL,
-  id TEXT NOT NULL UNIQUE,
+  id TEXT NOT NULL,
   type TEXT NOT NULL,
   schema_version INTEGER NOT NULL,
   at TEXT NOT NULL,
   data TEXT NOT NULL,
+  idempotency_key TEXT,
   PRIMARY KEY (conversation_id, seq)
-);
+)${t.clustered};
+CREATE UNIQUE INDEX events_idempotency ON events (conversation_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
 `;
 
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
-    name: 'conversations, messages and the append-only event log',
-    sqlite: `${tables({ serial: 'INTEGER PRIMARY KEY AUTOINCREMENT', bigint: 'INTEGER' })}
+    name: 'conversations and their append-only event logs',
+    sqlite: `${tables({ clustered: ' WITHOUT ROWID', conversationsWith: '', eventSeq: '' })}
 CREATE TRIGGER events_append_only_update BEFORE UPDATE ON events
 BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
 CREATE TRIGGER events_append_only_delete BEFORE DELETE ON events
 BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;`,
-    postgres: `${tables({ serial: 'BIGSERIAL PRIMARY KEY', bigint: 'BIGINT' })}
+    postgres: `${tables({
+      clustered: '',
+      conversationsWith: ' WITH (fillfactor = 70)',
+      // The last log position, bumped by every append: the UPDATE that bumps it is also the row
+      // lock that serialises one conversation's writers (see PostgresStore).
+      eventSeq: '\n  event_seq INTEGER NOT NULL,',
+    })}
 CREATE FUNCTION baton_events_append_only() RETURNS trigger LANGUAGE plpgsql AS
 $$ BEGIN RAISE EXCEPTION 'events are append-only'; END; $$;
 CREATE TRIGGER events_append_only BEFORE UPDATE OR DELETE ON events

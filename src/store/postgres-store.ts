@@ -1,6 +1,7 @@
 import pg from 'pg';
 import {
   hasOutboundSender,
+  receivedEvent,
   senderKey,
   type Conversation,
   type ConversationId,
@@ -16,8 +17,8 @@ import {
   conversationFromDoc,
   eventColumns,
   eventFromRow,
-  messageColumns,
-  messageFromDoc,
+  MESSAGE_EVENT_TYPES,
+  messageFromData,
   type EventRow,
 } from './rows.js';
 import type { ClaimPlanner, InboundResult, OutboundResult, Store, TransitionInput, TransitionResult } from './store.js';
@@ -101,40 +102,49 @@ export class PostgresStore implements Store {
          VALUES ($1, $2, $3, $4, $5, $6, 1, $7, $8, $9, $10) RETURNING id)
        INSERT INTO events (conversation_id, seq, id, type, schema_version, at, data)
        SELECT c.id, 1, $11, $12, $13, $14, $15 FROM c`,
-      [c.id, c.state, c.owner_type, c.owner_id, c.speaker, c.version, c.queued_at, c.created_at, c.schema_version, c.doc,
-        e.id, e.type, e.schema_version, e.at, e.data],
+      [
+        c.id,
+        c.state,
+        c.owner_type,
+        c.owner_id,
+        c.speaker,
+        c.version,
+        c.queued_at,
+        c.created_at,
+        c.schema_version,
+        c.doc,
+        e.id,
+        e.type,
+        e.schema_version,
+        e.at,
+        e.data,
+      ],
     );
     return { ...created, seq: 1 } as StoredEvent;
   }
 
-  async appendInbound(message: Message, received: NewEvent): Promise<InboundResult> {
-    const m = messageColumns(message);
-    const e = eventColumns(received);
-    try {
-      const { rowCount } = await this.pool.query(
-        `WITH m AS (
-           INSERT INTO messages (id, conversation_id, direction, idempotency_key, schema_version, doc)
-           VALUES ($1, $2, $3, $4, $5, $6)
-           ON CONFLICT (conversation_id, idempotency_key) DO NOTHING RETURNING id),
-         c AS (
-           UPDATE conversations SET event_seq = event_seq + 1
-           WHERE id = $2 AND EXISTS (SELECT 1 FROM m) RETURNING event_seq)
-         INSERT INTO events (conversation_id, seq, id, type, schema_version, at, data)
-         SELECT $2, c.event_seq, $7, $8, $9, $10, $11 FROM c`,
-        [m.id, m.conversation_id, m.direction, m.idempotency_key, m.schema_version, m.doc, e.id, e.type, e.schema_version, e.at, e.data],
+  async appendInbound(message: Message, eventId: EventId): Promise<InboundResult> {
+    // Not a hot path: an explicit transaction that locks the conversation row first, so that
+    // deliveries of one key serialise and each later one sees the first one's entry.
+    return this.#tx(async (client): Promise<InboundResult> => {
+      const locked = await client.query('SELECT 1 FROM conversations WHERE id = $1 FOR UPDATE', [message.conversationId]);
+      if (locked.rowCount === 0) return { ok: false, reason: 'not_found' };
+      if (message.idempotencyKey !== null) {
+        const { rows } = await client.query<{ data: string }>(
+          'SELECT data FROM events WHERE conversation_id = $1 AND idempotency_key = $2',
+          [message.conversationId, message.idempotencyKey],
+        );
+        if (rows[0]) return { ok: true, message: messageFromData(rows[0].data), duplicate: true };
+      }
+      const e = eventColumns(receivedEvent(message, eventId));
+      await client.query(
+        `WITH c AS (UPDATE conversations SET event_seq = event_seq + 1 WHERE id = $1 RETURNING event_seq)
+         INSERT INTO events (conversation_id, seq, id, type, schema_version, at, data, idempotency_key)
+         SELECT $1, c.event_seq, $2, $3, $4, $5, $6, $7 FROM c`,
+        [e.conversation_id, e.id, e.type, e.schema_version, e.at, e.data, e.idempotency_key],
       );
-      if (rowCount === 1) return { ok: true, message, duplicate: false };
-    } catch (error) {
-      if (isForeignKeyViolation(error)) return { ok: false, reason: 'not_found' };
-      throw error;
-    }
-    const { rows } = await this.pool.query<{ doc: string }>(
-      'SELECT doc FROM messages WHERE conversation_id = $1 AND idempotency_key = $2',
-      [message.conversationId, message.idempotencyKey],
-    );
-    const existing = rows[0];
-    if (!existing) throw new Error(`inbound message ${message.id} was neither stored nor found`);
-    return { ok: true, message: messageFromDoc(existing.doc), duplicate: true };
+      return { ok: true, message, duplicate: false };
+    });
   }
 
   async transition(input: TransitionInput): Promise<TransitionResult> {
@@ -151,8 +161,9 @@ export class PostgresStore implements Store {
     if (events.length === 0) throw new Error('a transition needs at least one event');
     const c = conversationColumns(next);
     const cols = events.map(eventColumns);
-    const { rows } = await db.query<{ seq: number }>(
-      `WITH c AS (
+    const { rows } = await db.query<{ seq: number }>({
+      name: 'baton_transition',
+      text: `WITH c AS (
          UPDATE conversations SET state = $3, owner_type = $4, owner_id = $5, speaker = $6, version = $7,
            queued_at = $8, doc = $9, event_seq = event_seq + $10
          WHERE id = $1 AND version = $2 RETURNING event_seq)
@@ -160,14 +171,26 @@ export class PostgresStore implements Store {
        SELECT $1, c.event_seq - $10 + e.ord, e.id, e.type, 1, e.at, e.data
        FROM c, unnest($11::text[], $12::text[], $13::text[], $14::text[]) WITH ORDINALITY AS e(id, type, at, data, ord)
        RETURNING seq`,
-      [conversationId, expectedVersion, c.state, c.owner_type, c.owner_id, c.speaker, c.version, c.queued_at, c.doc, events.length,
-        cols.map((e) => e.id), cols.map((e) => e.type), cols.map((e) => e.at), cols.map((e) => e.data)],
-    );
+      values: [
+        conversationId,
+        expectedVersion,
+        c.state,
+        c.owner_type,
+        c.owner_id,
+        c.speaker,
+        c.version,
+        c.queued_at,
+        c.doc,
+        events.length,
+        cols.map((e) => e.id),
+        cols.map((e) => e.type),
+        cols.map((e) => e.at),
+        cols.map((e) => e.data),
+      ],
+    });
     if (rows.length === 0) {
       const current = await this.#conversation(db, conversationId);
-      return current
-        ? { ok: false, reason: 'version_conflict', current }
-        : { ok: false, reason: 'not_found', current: null };
+      return current ? { ok: false, reason: 'version_conflict', current } : { ok: false, reason: 'not_found', current: null };
     }
     const seqs = rows.map((r) => Number(r.seq)).sort((a, b) => a - b);
     return { ok: true, conversation: next, events: events.map((e, i) => ({ ...e, seq: seqs[i]! }) as StoredEvent) };
@@ -175,37 +198,44 @@ export class PostgresStore implements Store {
 
   async appendOutbound(message: Message, eventId: EventId): Promise<OutboundResult> {
     if (!hasOutboundSender(message)) throw new Error('appendOutbound needs an agent, human or system sender');
-    const m = messageColumns(message);
+    // One statement: lock the row, take the next log position, check the owner, log the entry.
     // The speaker column is `speakerOf(conversation)`, written with every transition, so the
-    // owner check here is the core's rule. The suppressed event's data mirrors `outboundEvent`;
-    // the store conformance suite holds the two to the same output.
-    const { rows } = await this.pool.query<EventRow>(
-      `WITH c AS (
+    // owner check is the core's rule. The two entries mirror `outboundEvent`; the store
+    // conformance suite holds both implementations to the same output.
+    const { rows } = await this.pool.query<EventRow>({
+      name: 'baton_outbound',
+      text: `WITH c AS (
          UPDATE conversations SET event_seq = event_seq + 1 WHERE id = $1
-         RETURNING event_seq, state, speaker, coalesce(speaker = $2, false) AS allowed),
-       m AS (
-         INSERT INTO messages (id, conversation_id, direction, idempotency_key, schema_version, doc)
-         SELECT $3, $1, 'outbound', NULL, $4, $5 FROM c WHERE c.allowed RETURNING id)
+         RETURNING event_seq, state, speaker, coalesce(speaker = $2, false) AS allowed)
        INSERT INTO events (conversation_id, seq, id, type, schema_version, at, data)
-       SELECT $1, c.event_seq, $6,
-         CASE WHEN c.allowed THEN 'message.sent' ELSE 'message.suppressed' END, 1, $7,
-         CASE WHEN c.allowed THEN $8
-              ELSE jsonb_build_object('sender', $9::jsonb, 'text', $10::text, 'speaker', c.speaker, 'state', c.state)::text END
+       SELECT $1, c.event_seq, $3,
+         CASE WHEN c.allowed THEN 'message.sent' ELSE 'message.suppressed' END, 1, $4,
+         CASE WHEN c.allowed THEN $5
+              ELSE jsonb_build_object('sender', $6::jsonb, 'text', $7::text, 'speaker', c.speaker, 'state', c.state)::text END
        FROM c
        RETURNING *`,
-      [message.conversationId, senderKey(message.sender), m.id, m.schema_version, m.doc, eventId, message.at,
-        JSON.stringify({ messageId: message.id, sender: message.sender }), JSON.stringify(message.sender), message.text],
-    );
+      values: [
+        message.conversationId,
+        senderKey(message.sender),
+        eventId,
+        message.at,
+        JSON.stringify({ message }),
+        JSON.stringify(message.sender),
+        message.text,
+      ],
+    });
     const row = rows[0];
     if (!row) return { ok: false, reason: 'not_found' };
     const event = eventFromRow(row);
-    return event.type === 'message.sent'
-      ? { ok: true, delivered: true, message, event }
-      : { ok: true, delivered: false, event };
+    return event.type === 'message.sent' ? { ok: true, delivered: true, message, event } : { ok: true, delivered: false, event };
   }
 
   async #conversation(db: pg.Pool | pg.PoolClient, id: string): Promise<Conversation | null> {
-    const { rows } = await db.query<{ doc: string }>('SELECT doc FROM conversations WHERE id = $1', [id]);
+    const { rows } = await db.query<{ doc: string }>({
+      name: 'baton_conversation',
+      text: 'SELECT doc FROM conversations WHERE id = $1',
+      values: [id],
+    });
     return rows[0] ? conversationFromDoc(rows[0].doc) : null;
   }
 
@@ -214,8 +244,11 @@ export class PostgresStore implements Store {
   }
 
   async listMessages(id: ConversationId): Promise<Message[]> {
-    const { rows } = await this.pool.query<{ doc: string }>('SELECT doc FROM messages WHERE conversation_id = $1 ORDER BY n', [id]);
-    return rows.map((r) => messageFromDoc(r.doc));
+    const { rows } = await this.pool.query<{ data: string }>(
+      `SELECT data FROM events WHERE conversation_id = $1 AND type IN ${MESSAGE_EVENT_TYPES} ORDER BY seq`,
+      [id],
+    );
+    return rows.map((r) => messageFromData(r.data));
   }
 
   async listEvents(id: ConversationId): Promise<StoredEvent[]> {
@@ -245,8 +278,4 @@ export class PostgresStore implements Store {
   async close(): Promise<void> {
     await this.pool.end();
   }
-}
-
-function isForeignKeyViolation(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23503';
 }

@@ -26,17 +26,6 @@ export function conversationColumns(c: Conversation) {
   };
 }
 
-export function messageColumns(m: Message) {
-  return {
-    id: m.id,
-    conversation_id: m.conversationId,
-    direction: m.direction,
-    idempotency_key: m.idempotencyKey,
-    schema_version: m.schemaVersion,
-    doc: JSON.stringify(m),
-  };
-}
-
 export function eventColumns(e: NewEvent) {
   return {
     conversation_id: e.conversationId,
@@ -45,6 +34,7 @@ export function eventColumns(e: NewEvent) {
     schema_version: e.schemaVersion,
     at: e.at,
     data: JSON.stringify(e.data),
+    idempotency_key: e.type === 'message.received' ? e.data.message.idempotencyKey : null,
   };
 }
 
@@ -56,11 +46,16 @@ export interface EventRow {
   schema_version: number;
   at: string;
   data: string;
+  idempotency_key?: string | null;
 }
 
 /** Rows are validated on the way out: a stored record that does not parse is a bug, loudly. */
 export const conversationFromDoc = (doc: string): Conversation => ConversationSchema.parse(JSON.parse(doc));
-export const messageFromDoc = (doc: string): Message => MessageSchema.parse(JSON.parse(doc));
+/** The message inside a `message.received` or `message.sent` entry's data. */
+export const messageFromData = (data: string): Message => MessageSchema.parse((JSON.parse(data) as { message: unknown }).message);
+
+/** Log entries that are customer-visible messages. */
+export const MESSAGE_EVENT_TYPES = `('message.received', 'message.sent')`;
 export function eventFromRow(row: EventRow): StoredEvent {
   return StoredEventSchema.parse({
     schemaVersion: row.schema_version,

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import {
   hasOutboundSender,
   outboundEvent,
+  receivedEvent,
   type Conversation,
   type ConversationId,
   type EventId,
@@ -17,8 +18,8 @@ import {
   conversationFromDoc,
   eventColumns,
   eventFromRow,
-  messageColumns,
-  messageFromDoc,
+  MESSAGE_EVENT_TYPES,
+  messageFromData,
   type EventRow,
 } from './rows.js';
 import type { ClaimPlanner, InboundResult, OutboundResult, Store, TransitionInput, TransitionResult } from './store.js';
@@ -36,6 +37,13 @@ export interface SqliteStoreOptions {
   busyTimeoutMs?: number;
 }
 
+type OwnerRow = { state: Conversation['state']; owner_type: Owner['type']; owner_id: string | null };
+
+const ownerOf = (row: OwnerRow) => ({
+  state: row.state,
+  owner: (row.owner_id === null ? { type: 'none' } : { type: row.owner_type, id: row.owner_id }) as Owner,
+});
+
 /**
  * The embedded default Store: one SQLite file in WAL mode. Several processes may share the file;
  * every write is one `BEGIN IMMEDIATE` transaction, so writers serialise on SQLite's lock.
@@ -44,6 +52,7 @@ export class SqliteStore implements Store {
   readonly kind = 'sqlite' as const;
   readonly db: Database.Database;
   readonly #stmt;
+  readonly #tx;
 
   constructor(options: SqliteStoreOptions) {
     this.db = new Database(options.path);
@@ -53,110 +62,104 @@ export class SqliteStore implements Store {
     this.db.pragma('foreign_keys = ON');
     migrate(this.db);
     const db = this.db;
-    this.#stmt = {
+    const stmt = {
       insertConversation: db.prepare(
-        `INSERT INTO conversations (id, state, owner_type, owner_id, speaker, version, event_seq, queued_at, created_at, schema_version, doc)
-         VALUES (@id, @state, @owner_type, @owner_id, @speaker, @version, 0, @queued_at, @created_at, @schema_version, @doc)`,
+        `INSERT INTO conversations (id, state, owner_type, owner_id, speaker, version, queued_at, created_at, schema_version, doc)
+         VALUES (@id, @state, @owner_type, @owner_id, @speaker, @version, @queued_at, @created_at, @schema_version, @doc)`,
       ),
-      bumpSeq: db.prepare<[number, string], { event_seq: number }>(
-        'UPDATE conversations SET event_seq = event_seq + ? WHERE id = ? RETURNING event_seq',
-      ),
+      // Writers hold SQLite's one write lock (BEGIN IMMEDIATE), so the last position is stable
+      // until commit: reading it costs one index probe and writes nothing.
+      lastSeq: db.prepare<[string], { seq: number }>('SELECT coalesce(max(seq), 0) AS seq FROM events WHERE conversation_id = ?'),
+      owner: db.prepare<[string], OwnerRow>('SELECT state, owner_type, owner_id FROM conversations WHERE id = ?'),
       cas: db.prepare(
         `UPDATE conversations SET state = @state, owner_type = @owner_type, owner_id = @owner_id, speaker = @speaker,
-           version = @version, queued_at = @queued_at, doc = @doc, event_seq = event_seq + @n
-         WHERE id = @id AND version = @expected RETURNING event_seq`,
+           version = @version, queued_at = @queued_at, doc = @doc
+         WHERE id = @id AND version = @expected`,
       ),
       insertEvent: db.prepare(
-        `INSERT INTO events (conversation_id, seq, id, type, schema_version, at, data)
-         VALUES (@conversation_id, @seq, @id, @type, @schema_version, @at, @data)`,
+        `INSERT INTO events (conversation_id, seq, id, type, schema_version, at, data, idempotency_key)
+         VALUES (@conversation_id, @seq, @id, @type, @schema_version, @at, @data, @idempotency_key)`,
       ),
-      insertMessage: db.prepare(
-        `INSERT INTO messages (id, conversation_id, direction, idempotency_key, schema_version, doc)
-         VALUES (@id, @conversation_id, @direction, @idempotency_key, @schema_version, @doc)`,
-      ),
-      inboundByKey: db.prepare<[string, string], { doc: string }>(
-        'SELECT doc FROM messages WHERE conversation_id = ? AND idempotency_key = ?',
-      ),
-      owner: db.prepare<[string], { state: Conversation['state']; owner_type: Owner['type']; owner_id: string | null }>(
-        'SELECT state, owner_type, owner_id FROM conversations WHERE id = ?',
+      inboundByKey: db.prepare<[string, string], { data: string }>(
+        'SELECT data FROM events WHERE conversation_id = ? AND idempotency_key = ?',
       ),
       conversation: db.prepare<[string], { doc: string }>('SELECT doc FROM conversations WHERE id = ?'),
-      messages: db.prepare<[string], { doc: string }>('SELECT doc FROM messages WHERE conversation_id = ? ORDER BY n'),
+      messages: db.prepare<[string], { data: string }>(
+        `SELECT data FROM events WHERE conversation_id = ? AND type IN ${MESSAGE_EVENT_TYPES} ORDER BY seq`,
+      ),
       events: db.prepare<[string], EventRow>('SELECT * FROM events WHERE conversation_id = ? ORDER BY seq'),
       ids: db.prepare<[], { id: ConversationId }>('SELECT id FROM conversations ORDER BY created_at, id'),
       oldestQueued: db.prepare<[string], { doc: string }>(
         `SELECT doc FROM conversations WHERE state = 'QUEUED' AND owner_id = ? ORDER BY queued_at, id LIMIT 1`,
       ),
     };
-  }
+    this.#stmt = stmt;
 
-  #appendEvents(events: NewEvent[], lastSeq: number): StoredEvent[] {
-    const first = lastSeq - events.length + 1;
-    return events.map((event, i) => {
-      const seq = first + i;
-      this.#stmt.insertEvent.run({ ...eventColumns(event), seq });
-      return { ...event, seq } as StoredEvent;
-    });
+    const appendEvents = (conversationId: string, events: NewEvent[]): StoredEvent[] => {
+      const first = stmt.lastSeq.get(conversationId)!.seq + 1;
+      return events.map((event, i) => {
+        const seq = first + i;
+        stmt.insertEvent.run({ ...eventColumns(event), seq });
+        return { ...event, seq } as StoredEvent;
+      });
+    };
+    const cas = (conversationId: string, expectedVersion: number, next: Conversation, events: NewEvent[]): TransitionResult => {
+      const { changes } = stmt.cas.run({ ...conversationColumns(next), id: conversationId, expected: expectedVersion });
+      if (changes === 0) {
+        const current = stmt.conversation.get(conversationId);
+        return current
+          ? { ok: false, reason: 'version_conflict', current: conversationFromDoc(current.doc) }
+          : { ok: false, reason: 'not_found', current: null };
+      }
+      return { ok: true, conversation: next, events: appendEvents(conversationId, events) };
+    };
+    // Transaction functions are made once: better-sqlite3 wraps each in BEGIN IMMEDIATE … COMMIT.
+    this.#tx = {
+      create: db.transaction((conversation: Conversation, created: NewEvent): StoredEvent => {
+        stmt.insertConversation.run(conversationColumns(conversation));
+        return appendEvents(conversation.id, [created])[0]!;
+      }),
+      inbound: db.transaction((message: Message, eventId: EventId): InboundResult => {
+        if (!stmt.owner.get(message.conversationId)) return { ok: false, reason: 'not_found' };
+        if (message.idempotencyKey !== null) {
+          const existing = stmt.inboundByKey.get(message.conversationId, message.idempotencyKey);
+          if (existing) return { ok: true, message: messageFromData(existing.data), duplicate: true };
+        }
+        appendEvents(message.conversationId, [receivedEvent(message, eventId)]);
+        return { ok: true, message, duplicate: false };
+      }),
+      transition: db.transaction((input: TransitionInput) => cas(input.conversationId, input.expectedVersion, input.next, input.events)),
+      outbound: db.transaction((message: Message, eventId: EventId): OutboundResult => {
+        if (!hasOutboundSender(message)) throw new Error('appendOutbound needs an agent, human or system sender');
+        const row = stmt.owner.get(message.conversationId);
+        if (!row) return { ok: false, reason: 'not_found' };
+        const [event] = appendEvents(message.conversationId, [outboundEvent(ownerOf(row), message, eventId)]) as [StoredEvent];
+        return event.type === 'message.sent' ? { ok: true, delivered: true, message, event } : { ok: true, delivered: false, event };
+      }),
+      claim: db.transaction((queue: QueueId, planner: ClaimPlanner): TransitionResult | null => {
+        const row = stmt.oldestQueued.get(queue);
+        if (!row) return null;
+        const conversation = conversationFromDoc(row.doc);
+        const planned = planner(conversation);
+        return planned ? cas(conversation.id, conversation.version, planned.next, planned.events) : null;
+      }),
+    };
   }
 
   async createConversation(conversation: Conversation, created: NewEvent): Promise<StoredEvent> {
-    return this.db
-      .transaction(() => {
-        this.#stmt.insertConversation.run(conversationColumns(conversation));
-        const { event_seq } = this.#stmt.bumpSeq.get(1, conversation.id)!;
-        return this.#appendEvents([created], event_seq)[0]!;
-      })
-      .immediate();
+    return this.#tx.create.immediate(conversation, created);
   }
 
-  async appendInbound(message: Message, received: NewEvent): Promise<InboundResult> {
-    return this.db
-      .transaction((): InboundResult => {
-        if (!this.#stmt.owner.get(message.conversationId)) return { ok: false, reason: 'not_found' };
-        if (message.idempotencyKey !== null) {
-          const existing = this.#stmt.inboundByKey.get(message.conversationId, message.idempotencyKey);
-          if (existing) return { ok: true, message: messageFromDoc(existing.doc), duplicate: true };
-        }
-        this.#stmt.insertMessage.run(messageColumns(message));
-        const { event_seq } = this.#stmt.bumpSeq.get(1, message.conversationId)!;
-        this.#appendEvents([received], event_seq);
-        return { ok: true, message, duplicate: false };
-      })
-      .immediate();
-  }
-
-  #cas(conversationId: string, expectedVersion: number, next: Conversation, events: NewEvent[]): TransitionResult {
-    const row = this.#stmt.cas.get({ ...conversationColumns(next), id: conversationId, expected: expectedVersion, n: events.length }) as
-      | { event_seq: number }
-      | undefined;
-    if (!row) {
-      const current = this.#stmt.conversation.get(conversationId);
-      return current
-        ? { ok: false, reason: 'version_conflict', current: conversationFromDoc(current.doc) }
-        : { ok: false, reason: 'not_found', current: null };
-    }
-    return { ok: true, conversation: next, events: this.#appendEvents(events, row.event_seq) };
+  async appendInbound(message: Message, eventId: EventId): Promise<InboundResult> {
+    return this.#tx.inbound.immediate(message, eventId);
   }
 
   async transition(input: TransitionInput): Promise<TransitionResult> {
-    return this.db.transaction(() => this.#cas(input.conversationId, input.expectedVersion, input.next, input.events)).immediate();
+    return this.#tx.transition.immediate(input);
   }
 
   async appendOutbound(message: Message, eventId: EventId): Promise<OutboundResult> {
-    if (!hasOutboundSender(message)) throw new Error('appendOutbound needs an agent, human or system sender');
-    return this.db
-      .transaction((): OutboundResult => {
-        const row = this.#stmt.owner.get(message.conversationId);
-        if (!row) return { ok: false, reason: 'not_found' };
-        const owner = (row.owner_id === null ? { type: 'none' } : { type: row.owner_type, id: row.owner_id }) as Owner;
-        const event = outboundEvent({ state: row.state, owner }, message, eventId);
-        const { event_seq } = this.#stmt.bumpSeq.get(1, message.conversationId)!;
-        const [stored] = this.#appendEvents([event], event_seq) as [StoredEvent];
-        if (event.type !== 'message.sent') return { ok: true, delivered: false, event: stored };
-        this.#stmt.insertMessage.run(messageColumns(message));
-        return { ok: true, delivered: true, message, event: stored };
-      })
-      .immediate();
+    return this.#tx.outbound.immediate(message, eventId);
   }
 
   async getConversation(id: ConversationId): Promise<Conversation | null> {
@@ -165,7 +168,7 @@ export class SqliteStore implements Store {
   }
 
   async listMessages(id: ConversationId): Promise<Message[]> {
-    return this.#stmt.messages.all(id).map((r) => messageFromDoc(r.doc));
+    return this.#stmt.messages.all(id).map((r) => messageFromData(r.data));
   }
 
   async listEvents(id: ConversationId): Promise<StoredEvent[]> {
@@ -177,15 +180,7 @@ export class SqliteStore implements Store {
   }
 
   async claimOldestQueued(queue: QueueId, planner: ClaimPlanner): Promise<TransitionResult | null> {
-    return this.db
-      .transaction((): TransitionResult | null => {
-        const row = this.#stmt.oldestQueued.get(queue);
-        if (!row) return null;
-        const conversation = conversationFromDoc(row.doc);
-        const planned = planner(conversation);
-        return planned ? this.#cas(conversation.id, conversation.version, planned.next, planned.events) : null;
-      })
-      .immediate();
+    return this.#tx.claim.immediate(queue, planner);
   }
 
   async close(): Promise<void> {
@@ -196,11 +191,20 @@ export class SqliteStore implements Store {
 function migrate(db: Database.Database): void {
   db.transaction(() => {
     db.exec(MIGRATIONS_TABLE);
-    const applied = new Set(db.prepare<[], { version: number }>('SELECT version FROM schema_migrations').all().map((r) => r.version));
+    const applied = new Set(
+      db
+        .prepare<[], { version: number }>('SELECT version FROM schema_migrations')
+        .all()
+        .map((r) => r.version),
+    );
     for (const m of MIGRATIONS) {
       if (applied.has(m.version)) continue;
       db.exec(m.sqlite);
-      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(m.version, m.name, new Date().toISOString());
+      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
+        m.version,
+        m.name,
+        new Date().toISOString(),
+      );
     }
   }).immediate();
 }

@@ -13,9 +13,7 @@ export type TransitionResult =
   | { ok: true; conversation: Conversation; events: StoredEvent[] }
   | { ok: false; reason: 'version_conflict' | 'not_found'; current: Conversation | null };
 
-export type InboundResult =
-  | { ok: true; message: Message; duplicate: boolean }
-  | { ok: false; reason: 'not_found' };
+export type InboundResult = { ok: true; message: Message; duplicate: boolean } | { ok: false; reason: 'not_found' };
 
 export type OutboundResult =
   | { ok: true; delivered: true; message: Message; event: StoredEvent }
@@ -26,7 +24,8 @@ export type OutboundResult =
 export type ClaimPlanner = (conversation: Conversation) => { next: Conversation; events: NewEvent[] } | null;
 
 /**
- * Storage of conversations, their messages and their append-only event logs. Every adapter
+ * Storage of conversations and their append-only event logs. A conversation's messages are the
+ * `message.received` and `message.sent` entries of its log, in log order. Every adapter
  * passes the same conformance suite (`store-conformance.ts`); the memory adapter is the reference.
  *
  * Each method is atomic: its writes and the events that record them commit together or not at all.
@@ -36,10 +35,11 @@ export interface Store {
   /** Stores a new conversation with its `conversation.created` event. */
   createConversation(conversation: Conversation, created: NewEvent): Promise<StoredEvent>;
   /**
-   * Appends a customer message and its `message.received` event, once per idempotency key:
-   * a redelivery returns the stored message with `duplicate: true` and writes nothing.
+   * Appends a customer message to the log (`message.received` under `eventId`, see
+   * `receivedEvent`), once per idempotency key: a redelivery returns the stored message with
+   * `duplicate: true` and writes nothing. Inbound messages are stored whoever owns the conversation.
    */
-  appendInbound(message: Message, received: NewEvent): Promise<InboundResult>;
+  appendInbound(message: Message, eventId: EventId): Promise<InboundResult>;
   /** Writes `next` and `events` if the conversation is still at `expectedVersion`. */
   transition(input: TransitionInput): Promise<TransitionResult>;
   /**
@@ -50,6 +50,7 @@ export interface Store {
    */
   appendOutbound(message: Message, eventId: EventId): Promise<OutboundResult>;
   getConversation(id: ConversationId): Promise<Conversation | null>;
+  /** The customer-visible messages (received and delivered), in log order. */
   listMessages(id: ConversationId): Promise<Message[]>;
   listEvents(id: ConversationId): Promise<StoredEvent[]>;
   /** Ids of all conversations, oldest first (for audits and tests). */

@@ -47,7 +47,12 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
 
     async function queued(queue: QueueId): Promise<Conversation> {
       const c = await gateway.open();
-      const t = await gateway.transfer(c.id, { agent: TEST_AGENT, target: { type: 'queue', id: queue }, reason: 'customer_request', summary: null });
+      const t = await gateway.transfer(c.id, {
+        agent: TEST_AGENT,
+        target: { type: 'queue', id: queue },
+        reason: 'customer_request',
+        summary: null,
+      });
       expect(t.ok).toBe(true);
       const q = await gateway.enqueue(c.id, queue);
       if (!q.ok) throw new Error(q.rejection.message);
@@ -111,15 +116,42 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
       const planned = plan(c, { type: 'ClaimConversation', staff }, gateway.policy, new Date().toISOString());
       if (!planned.ok) throw new Error('plan failed');
       const event = (type: 'conversation.claimed') =>
-        ({ schemaVersion: 1, id: `evt_${Math.random().toString(36).slice(2)}` as EventId, conversationId: c.id, at: planned.next.updatedAt, type, data: planned.events[0]!.data }) as NewEvent;
-      const stale = await store.transition({ conversationId: c.id, expectedVersion: c.version - 1, next: planned.next, events: [event('conversation.claimed')] });
+        ({
+          schemaVersion: 1,
+          id: `evt_${Math.random().toString(36).slice(2)}` as EventId,
+          conversationId: c.id,
+          at: planned.next.updatedAt,
+          type,
+          data: planned.events[0]!.data,
+        }) as NewEvent;
+      const stale = await store.transition({
+        conversationId: c.id,
+        expectedVersion: c.version - 1,
+        next: planned.next,
+        events: [event('conversation.claimed')],
+      });
       expect(stale).toEqual({ ok: false, reason: 'version_conflict', current: c });
-      const ok = await store.transition({ conversationId: c.id, expectedVersion: c.version, next: planned.next, events: [event('conversation.claimed')] });
+      const ok = await store.transition({
+        conversationId: c.id,
+        expectedVersion: c.version,
+        next: planned.next,
+        events: [event('conversation.claimed')],
+      });
       expect(ok.ok && ok.events.map((e) => e.seq)).toEqual([2]);
       expect(await store.getConversation(c.id)).toEqual(planned.next);
-      const again = await store.transition({ conversationId: c.id, expectedVersion: c.version, next: planned.next, events: [event('conversation.claimed')] });
+      const again = await store.transition({
+        conversationId: c.id,
+        expectedVersion: c.version,
+        next: planned.next,
+        events: [event('conversation.claimed')],
+      });
       expect(again.ok).toBe(false);
-      const missing = await store.transition({ conversationId: 'conv_nope' as ConversationId, expectedVersion: 1, next: planned.next, events: [event('conversation.claimed')] });
+      const missing = await store.transition({
+        conversationId: 'conv_nope' as ConversationId,
+        expectedVersion: 1,
+        next: planned.next,
+        events: [event('conversation.claimed')],
+      });
       expect(missing).toEqual({ ok: false, reason: 'not_found', current: null });
     });
 
@@ -140,7 +172,14 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
       const texts = (await store.listMessages(c.id)).map((m) => m.text);
       expect(texts).toEqual(['agent reply', 'hi, I am Ana']);
       const types = (await store.listEvents(c.id)).map((e) => e.type);
-      expect(types).toEqual(['conversation.created', 'message.sent', 'message.suppressed', 'conversation.claimed', 'message.suppressed', 'message.sent']);
+      expect(types).toEqual([
+        'conversation.created',
+        'message.sent',
+        'message.suppressed',
+        'conversation.claimed',
+        'message.suppressed',
+        'message.sent',
+      ]);
     });
 
     it('lets the system speak only while the conversation waits for a human', async () => {
@@ -173,9 +212,7 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
       const queue = `queue_race_${Math.random().toString(36).slice(2)}` as QueueId;
       const ids = new Set<string>();
       for (let i = 0; i < 6; i += 1) ids.add((await queued(queue)).id);
-      const results = await Promise.all(
-        Array.from({ length: 24 }, (_, i) => gateway.claimNext(queue, `staff_${i}` as StaffId)),
-      );
+      const results = await Promise.all(Array.from({ length: 24 }, (_, i) => gateway.claimNext(queue, `staff_${i}` as StaffId)));
       const won = results.flatMap((r) => (r && r.ok ? [r.conversation.id] : []));
       expect(new Set(won).size).toBe(won.length);
       expect(new Set(won)).toEqual(ids);
@@ -190,7 +227,12 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
       const agent = TEST_AGENT;
       await gateway.receive(c.id, { text: 'I want a refund', idempotencyKey: 'a' });
       await gateway.send(c.id, { type: 'agent', id: agent }, 'Let me check.');
-      await gateway.transfer(c.id, { agent, target: { type: 'queue', id: queueA }, reason: 'value_threshold', summary: 'refund above limit' });
+      await gateway.transfer(c.id, {
+        agent,
+        target: { type: 'queue', id: queueA },
+        reason: 'value_threshold',
+        summary: 'refund above limit',
+      });
       await gateway.enqueue(c.id, queueA);
       await gateway.claim(c.id, staff);
       await gateway.startAssist(c.id, staff);
@@ -204,7 +246,14 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
       const audit = auditLog(events, messages);
       expect(audit.violations).toEqual([]);
       expect(audit.replayed).toEqual(stored);
-      expect(stored).toMatchObject({ state: 'CLOSED', version: 8, handoffCount: 1, lastHumanId: staff, constraints, agentId: 'agent_followup' });
+      expect(stored).toMatchObject({
+        state: 'CLOSED',
+        version: 8,
+        handoffCount: 1,
+        lastHumanId: staff,
+        constraints,
+        agentId: 'agent_followup',
+      });
       expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
     });
 
@@ -219,8 +268,12 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
       }
       const attempt =
         store.kind === 'sqlite'
-          ? async () => (store as unknown as { db: { exec(sql: string): void } }).db.exec(`DELETE FROM events WHERE conversation_id = '${c.id}'`)
-          : async () => (store as unknown as { pool: { query(sql: string): Promise<unknown> } }).pool.query(`UPDATE events SET type = 'x' WHERE conversation_id = '${c.id}'`);
+          ? async () =>
+              (store as unknown as { db: { exec(sql: string): void } }).db.exec(`DELETE FROM events WHERE conversation_id = '${c.id}'`)
+          : async () =>
+              (store as unknown as { pool: { query(sql: string): Promise<unknown> } }).pool.query(
+                `UPDATE events SET type = 'x' WHERE conversation_id = '${c.id}'`,
+              );
       await expect(attempt()).rejects.toThrow(/append-only/);
       expect(await store.listEvents(c.id)).toEqual(before);
     });
