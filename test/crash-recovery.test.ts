@@ -75,5 +75,5 @@ describe.each(['sqlite', 'postgres'] as const)('a writer killed with SIGKILL, %s
     }
     // The writers did real work between kills.
     expect(writes).toBeGreaterThan(KILLS * 5);
-  });
+  }, 900_000);
 });

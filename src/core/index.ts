@@ -11,3 +11,5 @@ export * from './ownership.js';
 export * from './ownership-policy.js';
 export * from './outbound.js';
 export * from './random.js';
+export * from './transcript.js';
+export * from './policy.js';
