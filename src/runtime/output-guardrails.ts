@@ -1,0 +1,88 @@
+import type { TranscriptItem } from '../core/index.js';
+
+/** A tripped output check: what it found, in which text. Returned, never thrown. */
+export interface GuardrailTrip {
+  guardrail: 'unbacked_claim' | 'foreign_personal_data' | 'forbidden_promise';
+  evidence: string;
+}
+
+/** A check of an agent's reply before it may reach the customer. */
+export type OutputGuardrail = (reply: string, transcript: readonly TranscriptItem[]) => GuardrailTrip | null;
+
+// Completed actions a reply may claim, and the tool names that can back each claim.
+const CLAIMS: Array<{ claim: RegExp; tools: RegExp }> = [
+  {
+    claim:
+      /\b(refund(ed)?|reimburs(ed|ement))\b[^.!?]*\b(issued|processed|sent|completed|done|approved|on its way)\b|\b(i|we)('ve| have)? (issued|processed|sent) (you )?(a|the|your) refund\b|\brefunded\b/i,
+    tools: /refund|reimburse|credit/i,
+  },
+  { claim: /\b(has|have) been (cancel+ed)\b|\b(i|we)('ve| have) cancel+ed\b/i, tools: /cancel/i },
+  {
+    claim: /\b(has|have) been (updated|changed|modified)\b|\b(i|we)('ve| have) (updated|changed|modified)\b/i,
+    tools: /update|change|modify|set|edit/i,
+  },
+  { claim: /\b(has|have) been (booked|reserved)\b|\b(i|we)('ve| have) (booked|reserved)\b/i, tools: /book|reserve/i },
+  { claim: /\b(has|have) been (exchanged|returned)\b|\b(i|we)('ve| have) (exchanged|returned)\b/i, tools: /exchange|return/i },
+];
+
+const NEGATED = /\b(not|n't|never|unable|cannot|can't|couldn't)\b/i;
+
+/**
+ * No claim of an action the tool log does not show: "your refund has been issued" needs a
+ * successful refund-like call in this conversation.
+ */
+export const unbackedClaim: OutputGuardrail = (reply, transcript) => {
+  const sentences = reply.split(/(?<=[.!?])\s+/);
+  for (const sentence of sentences) {
+    if (NEGATED.test(sentence)) continue;
+    for (const { claim, tools } of CLAIMS) {
+      if (!claim.test(sentence)) continue;
+      const backed = transcript.some((item) => item.role === 'tool' && item.ok && tools.test(item.name));
+      if (!backed) return { guardrail: 'unbacked_claim', evidence: sentence.trim() };
+    }
+  }
+  return null;
+};
+
+const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
+const PHONE = /\+?\d[\d\s().-]{8,}\d/g;
+const IDENTITY_KEYS = /^(user_id|customer_id|email|account_id)$/;
+
+/**
+ * No personal data of another customer: an e-mail address or phone number in a reply must come
+ * from the customer's own turns, or from tool calls about the first customer the tool log
+ * identified — not from a lookup of someone else.
+ */
+export const foreignPersonalData: OutputGuardrail = (reply, transcript) => {
+  const found = [...(reply.match(EMAIL) ?? []), ...(reply.match(PHONE) ?? []).filter((p) => p.replace(/\D/g, '').length >= 10)];
+  if (found.length === 0) return null;
+  let identity: string | null = null;
+  const allowed: string[] = [];
+  for (const item of transcript) {
+    if (item.role === 'customer') allowed.push(item.text);
+    if (item.role !== 'tool' || !item.ok) continue;
+    const ids = Object.entries(item.arguments)
+      .filter(([k]) => IDENTITY_KEYS.test(k))
+      .map(([, v]) => String(v));
+    identity ??= ids[0] ?? null;
+    if (ids.length === 0 || (identity !== null && ids.includes(identity))) allowed.push(item.output, JSON.stringify(item.arguments));
+  }
+  const text = allowed.join('\n');
+  const digits = text.replace(/\D/g, '');
+  const foreign = found.find((value) => (value.includes('@') ? !text.includes(value) : !digits.includes(value.replace(/\D/g, ''))));
+  return foreign ? { guardrail: 'foreign_personal_data', evidence: foreign } : null;
+};
+
+/** No promise the policy forbids: each pattern is one the domain's policy rules out. */
+export function forbiddenPromises(patterns: readonly RegExp[]): OutputGuardrail {
+  return (reply) => {
+    for (const pattern of patterns) {
+      const match = reply.match(pattern);
+      if (match) return { guardrail: 'forbidden_promise', evidence: match[0] };
+    }
+    return null;
+  };
+}
+
+/** The checks every agent's replies go through unless configured otherwise. */
+export const DEFAULT_OUTPUT_GUARDRAILS: readonly OutputGuardrail[] = [unbackedClaim, foreignPersonalData];
