@@ -52,6 +52,24 @@ export const EVENT_DATA = {
   'assist.started': z.object({ ...transition, staff: StaffIdSchema }),
   'assist.ended': z.object({ ...transition, staff: StaffIdSchema }),
   'conversation.closed': z.object({ ...transition, by: ActorSchema, reason: z.string().max(200) }),
+  /** A tool call the harness ran (or refused), with its result as the model saw it, redacted. */
+  'tool.called': z.object({
+    agent: AgentIdSchema,
+    name: z.string(),
+    arguments: z.record(z.string(), z.unknown()),
+    ok: z.boolean(),
+    output: z.string(),
+  }),
+  /** A verdict of the hand-off decider: which signal fired, on what text. */
+  'decider.evaluated': z.object({
+    phase: z.enum(['input', 'after_tool']),
+    handoff: z.boolean(),
+    reason: z.string().nullable(),
+    target: z.string().nullable(),
+    evidence: z.string().nullable(),
+  }),
+  /** The context packet for whoever takes over, built from the tool log and redacted. */
+  'packet.built': z.object({ packet: z.record(z.string(), z.unknown()) }),
 } as const;
 
 export type EventType = keyof typeof EVENT_DATA;
@@ -91,6 +109,9 @@ export const NewEventSchema = z.discriminatedUnion('type', [
   variant('assist.started'),
   variant('assist.ended'),
   variant('conversation.closed'),
+  variant('tool.called'),
+  variant('decider.evaluated'),
+  variant('packet.built'),
 ]);
 export type NewEvent = z.infer<typeof NewEventSchema>;
 
@@ -101,6 +122,11 @@ export type StoredEvent = NewEvent & { seq: number };
 /** What a pure decision produces: the type and data of an event, without id and time. */
 export type EventDraft = { [T in EventType]: { type: T; data: z.infer<(typeof EVENT_DATA)[T]> } }[EventType];
 export type TransitionEventDraft = Extract<EventDraft, { type: TransitionEventType }>;
+
+/** Log entries that record the agent's work (tool calls, decider verdicts, packets): no state change, no message. */
+export const RECORD_EVENT_TYPES = ['tool.called', 'decider.evaluated', 'packet.built'] as const satisfies readonly EventType[];
+export type RecordEventType = (typeof RECORD_EVENT_TYPES)[number];
+export type RecordEventDraft = Extract<EventDraft, { type: RecordEventType }>;
 
 /** Whether an event changes ownership, state or version. */
 export function isTransitionEvent<E extends { type: EventType }>(event: E): event is E & { type: TransitionEventType } {

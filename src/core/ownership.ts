@@ -152,6 +152,9 @@ export function evolve(conversation: Conversation | null, event: EvolvableEvent)
     case 'message.received':
     case 'message.sent':
     case 'message.suppressed':
+    case 'tool.called':
+    case 'decider.evaluated':
+    case 'packet.built':
       return conversation;
     default: {
       const { data } = event;

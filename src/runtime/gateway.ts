@@ -16,6 +16,7 @@ import {
   type NewEvent,
   type OwnershipPolicy,
   type QueueId,
+  type RecordEventDraft,
   type Rejection,
   type Sender,
   type StaffId,
@@ -218,6 +219,16 @@ export function createGateway(options: GatewayOptions) {
 
     close(conversationId: ConversationId, by: Actor, reason: string, basis?: Conversation): Promise<CommandOutcome> {
       return command(conversationId, { type: 'CloseConversation', by, reason }, basis);
+    },
+
+    /** Records the agent's work (tool calls, decider verdicts, packets) in the conversation's log. */
+    async record(conversationId: ConversationId, drafts: RecordEventDraft[]): Promise<StoredEvent[] | null> {
+      const at = isoAt(clock);
+      const stored = await store.appendRecords(
+        conversationId,
+        drafts.map((d) => ({ ...envelope(conversationId, at), ...d }) as NewEvent),
+      );
+      return stored === 'not_found' ? null : stored;
     },
 
     /** A conversation with its messages and its event log, or null. */

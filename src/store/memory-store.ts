@@ -10,6 +10,7 @@ import {
   type QueueId,
   type StoredEvent,
 } from '../core/index.js';
+import { assertRecords } from './records.js';
 import type { ClaimPlanner, InboundResult, OutboundResult, Store, TransitionInput, TransitionResult } from './store.js';
 
 interface Row {
@@ -74,6 +75,13 @@ export class MemoryStore implements Store {
     const event = this.#append(row, outboundEvent(row.conversation, message, eventId));
     if (event.type !== 'message.sent') return { ok: true, delivered: false, event: copy(event) };
     return { ok: true, delivered: true, message: copy(message), event: copy(event) };
+  }
+
+  async appendRecords(conversationId: ConversationId, entries: NewEvent[]): Promise<StoredEvent[] | 'not_found'> {
+    assertRecords(entries);
+    const row = this.#rows.get(conversationId);
+    if (!row) return 'not_found';
+    return copy(entries.map((e) => this.#append(row, e)));
   }
 
   async getConversation(id: ConversationId): Promise<Conversation | null> {

@@ -21,6 +21,7 @@ import {
   messageFromData,
   type EventRow,
 } from './rows.js';
+import { assertRecords } from './records.js';
 import type { ClaimPlanner, InboundResult, OutboundResult, Store, TransitionInput, TransitionResult } from './store.js';
 
 /** Options of {@link PostgresStore.open}. */
@@ -228,6 +229,31 @@ export class PostgresStore implements Store {
     if (!row) return { ok: false, reason: 'not_found' };
     const event = eventFromRow(row);
     return event.type === 'message.sent' ? { ok: true, delivered: true, message, event } : { ok: true, delivered: false, event };
+  }
+
+  async appendRecords(conversationId: ConversationId, entries: NewEvent[]): Promise<StoredEvent[] | 'not_found'> {
+    assertRecords(entries);
+    if (entries.length === 0) return (await this.#conversation(this.pool, conversationId)) ? [] : 'not_found';
+    const cols = entries.map(eventColumns);
+    const { rows } = await this.pool.query<{ seq: number }>({
+      name: 'baton_records',
+      text: `WITH c AS (UPDATE conversations SET event_seq = event_seq + $2 WHERE id = $1 RETURNING event_seq)
+       INSERT INTO events (conversation_id, seq, id, type, schema_version, at, data)
+       SELECT $1, c.event_seq - $2 + e.ord, e.id, e.type, 1, e.at, e.data
+       FROM c, unnest($3::text[], $4::text[], $5::text[], $6::text[]) WITH ORDINALITY AS e(id, type, at, data, ord)
+       RETURNING seq`,
+      values: [
+        conversationId,
+        entries.length,
+        cols.map((e) => e.id),
+        cols.map((e) => e.type),
+        cols.map((e) => e.at),
+        cols.map((e) => e.data),
+      ],
+    });
+    if (rows.length === 0) return 'not_found';
+    const seqs = rows.map((r) => Number(r.seq)).sort((a, b) => a - b);
+    return entries.map((e, i) => ({ ...e, seq: seqs[i]! }) as StoredEvent);
   }
 
   async #conversation(db: pg.Pool | pg.PoolClient, id: string): Promise<Conversation | null> {

@@ -22,6 +22,7 @@ import {
   messageFromData,
   type EventRow,
 } from './rows.js';
+import { assertRecords } from './records.js';
 import type { ClaimPlanner, InboundResult, OutboundResult, Store, TransitionInput, TransitionResult } from './store.js';
 
 /** Options of {@link SqliteStore}. */
@@ -136,6 +137,9 @@ export class SqliteStore implements Store {
         const [event] = appendEvents(message.conversationId, [outboundEvent(ownerOf(row), message, eventId)]) as [StoredEvent];
         return event.type === 'message.sent' ? { ok: true, delivered: true, message, event } : { ok: true, delivered: false, event };
       }),
+      records: db.transaction((conversationId: string, entries: NewEvent[]): StoredEvent[] | 'not_found' =>
+        stmt.owner.get(conversationId) ? appendEvents(conversationId, entries) : 'not_found',
+      ),
       claim: db.transaction((queue: QueueId, planner: ClaimPlanner): TransitionResult | null => {
         const row = stmt.oldestQueued.get(queue);
         if (!row) return null;
@@ -160,6 +164,11 @@ export class SqliteStore implements Store {
 
   async appendOutbound(message: Message, eventId: EventId): Promise<OutboundResult> {
     return this.#tx.outbound.immediate(message, eventId);
+  }
+
+  async appendRecords(conversationId: ConversationId, entries: NewEvent[]): Promise<StoredEvent[] | 'not_found'> {
+    assertRecords(entries);
+    return this.#tx.records.immediate(conversationId, entries);
   }
 
   async getConversation(id: ConversationId): Promise<Conversation | null> {

@@ -49,6 +49,11 @@ export interface Store {
    * atomic step, so a concurrent transition comes either before both or after both.
    */
   appendOutbound(message: Message, eventId: EventId): Promise<OutboundResult>;
+  /**
+   * Appends entries that record the agent's work (`tool.called`, `decider.evaluated`,
+   * `packet.built`): no state change, so no compare-and-set; `not_found` for an unknown conversation.
+   */
+  appendRecords(conversationId: ConversationId, entries: NewEvent[]): Promise<StoredEvent[] | 'not_found'>;
   getConversation(id: ConversationId): Promise<Conversation | null>;
   /** The customer-visible messages (received and delivered), in log order. */
   listMessages(id: ConversationId): Promise<Message[]>;

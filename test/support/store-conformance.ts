@@ -257,6 +257,23 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
       expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
     });
 
+    it('appends records of the agent’s work in log order, and refuses anything else as records', async () => {
+      const c = await gateway.open();
+      await gateway.receive(c.id, { text: 'refund my duplicate charge', idempotencyKey: 'r1' });
+      const stored = await gateway.record(c.id, [
+        { type: 'tool.called', data: { agent: TEST_AGENT, name: 'get_charges', arguments: { customer_id: 'c1' }, ok: true, output: '[]' } },
+        { type: 'decider.evaluated', data: { phase: 'after_tool', handoff: false, reason: null, target: null, evidence: null } },
+      ]);
+      expect(stored?.map((e) => e.seq)).toEqual([3, 4]);
+      const events = await store.listEvents(c.id);
+      expect(events.map((e) => e.type)).toEqual(['conversation.created', 'message.received', 'tool.called', 'decider.evaluated']);
+      expect(events[2]).toMatchObject({ data: { name: 'get_charges', arguments: { customer_id: 'c1' }, ok: true } });
+      expect(await store.getConversation(c.id)).toEqual(c);
+      expect(await gateway.record('conv_unknown' as ConversationId, [{ type: 'packet.built', data: { packet: {} } }])).toBeNull();
+      const created = events[0]!;
+      await expect(store.appendRecords(c.id, [{ ...created, id: 'evt_x' as EventId }])).rejects.toThrow(/appendRecords takes/);
+    });
+
     it('refuses to rewrite the event log', async () => {
       const c = await gateway.open();
       const before = await store.listEvents(c.id);
