@@ -19,6 +19,6 @@ export function hasExplicitConfirmation(items: readonly TranscriptItem[]): boole
     if (item.role === 'agent') lastAgent = i;
   });
   if (lastCustomer < 0 || lastAgent < 0 || lastCustomer < lastAgent) return false;
-  const text = (items[lastCustomer] as { text: string }).text;
+  const text = (items[lastCustomer] as { text: string }).text.replace(/[\u2018\u2019]/g, "'");
   return AFFIRMATIVE.test(text) && !NEGATIVE.test(text);
 }

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import type { TranscriptItem } from '../core/index.js';
+import { forbiddenPromises, foreignPersonalData, unbackedClaim } from './output-guardrails.js';
+
+const refunded: TranscriptItem = { role: 'tool', name: 'refund_charge', arguments: { charge_id: 'ch_1' }, ok: true, output: 'ok' };
+const failedRefund: TranscriptItem = { ...refunded, ok: false };
+
+describe('output guardrails', () => {
+  it.each([
+    ['Your refund has been issued.', [], true],
+    ["I've processed your refund, it's on its way.", [], true],
+    ['Your reservation has been cancelled.', [], true],
+    ['Your e-mail address has been updated.', [], true],
+    ['Your refund has been issued.', [failedRefund], true],
+    ['Your refund has been issued.', [refunded], false],
+    ['I have not issued a refund yet.', [], false],
+    ['I can issue a refund once you confirm.', [], false],
+    ['Your reservation has been cancelled.', [refunded], true],
+  ] as const)('unbacked claim: %s (log %#) → trips %s', (reply, log, trips) => {
+    expect(unbackedClaim(reply, log as readonly TranscriptItem[]) !== null).toBe(trips);
+  });
+
+  it('stops personal data of another customer, allows the customer’s own', () => {
+    const log: TranscriptItem[] = [
+      { role: 'customer', text: 'my e-mail is ana@example.com' },
+      {
+        role: 'tool',
+        name: 'find_user',
+        arguments: { email: 'ana@example.com' },
+        ok: true,
+        output: '{"user_id": "u1", "phone": "+1 555 010 2030"}',
+      },
+      {
+        role: 'tool',
+        name: 'find_user',
+        arguments: { email: 'bob@example.com' },
+        ok: true,
+        output: '{"user_id": "u2", "phone": "+1 555 999 8888"}',
+      },
+    ];
+    expect(foreignPersonalData('We will write to ana@example.com.', log)).toBeNull();
+    expect(foreignPersonalData('We will call +1 555 010 2030.', log)).toBeNull();
+    expect(foreignPersonalData('Bob can be reached at bob@example.com.', log)).toMatchObject({
+      guardrail: 'foreign_personal_data',
+      evidence: 'bob@example.com',
+    });
+    expect(foreignPersonalData('Call +1 555 999 8888.', log)).toMatchObject({ guardrail: 'foreign_personal_data' });
+    expect(foreignPersonalData('Your order total is 1250.00 for order 20240515.', log)).toBeNull();
+  });
+
+  it('stops promises the policy forbids', () => {
+    const check = forbiddenPromises([/\bguarantee[sd]?\b/i, /\bcompensation\b/i]);
+    expect(check('I guarantee it arrives tomorrow.', [])).toMatchObject({ guardrail: 'forbidden_promise', evidence: 'guarantee' });
+    expect(check('It should arrive tomorrow.', [])).toBeNull();
+  });
+});
