@@ -68,6 +68,13 @@ export const EVENT_DATA = {
     target: z.string().nullable(),
     evidence: z.string().nullable(),
   }),
+  /** One agent turn ended: how, and what it spent (the conversation's budget adds these up). */
+  'turn.completed': z.object({
+    agent: AgentIdSchema,
+    outcome: z.enum(['reply', 'handoff', 'needs_approval']),
+    modelCalls: z.number().int().nonnegative(),
+    tokens: z.number().int().nonnegative(),
+  }),
   /** The context packet for whoever takes over, built from the tool log and redacted. */
   'packet.built': z.object({ packet: z.record(z.string(), z.unknown()) }),
 } as const;
@@ -111,6 +118,7 @@ export const NewEventSchema = z.discriminatedUnion('type', [
   variant('conversation.closed'),
   variant('tool.called'),
   variant('decider.evaluated'),
+  variant('turn.completed'),
   variant('packet.built'),
 ]);
 export type NewEvent = z.infer<typeof NewEventSchema>;
@@ -124,7 +132,12 @@ export type EventDraft = { [T in EventType]: { type: T; data: z.infer<(typeof EV
 export type TransitionEventDraft = Extract<EventDraft, { type: TransitionEventType }>;
 
 /** Log entries that record the agent's work (tool calls, decider verdicts, packets): no state change, no message. */
-export const RECORD_EVENT_TYPES = ['tool.called', 'decider.evaluated', 'packet.built'] as const satisfies readonly EventType[];
+export const RECORD_EVENT_TYPES = [
+  'tool.called',
+  'decider.evaluated',
+  'turn.completed',
+  'packet.built',
+] as const satisfies readonly EventType[];
 export type RecordEventType = (typeof RECORD_EVENT_TYPES)[number];
 export type RecordEventDraft = Extract<EventDraft, { type: RecordEventType }>;
 

@@ -154,6 +154,7 @@ export function evolve(conversation: Conversation | null, event: EvolvableEvent)
     case 'message.suppressed':
     case 'tool.called':
     case 'decider.evaluated':
+    case 'turn.completed':
     case 'packet.built':
       return conversation;
     default: {

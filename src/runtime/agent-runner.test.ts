@@ -1,0 +1,179 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { AgentId, PolicyRequest, PolicyResponse, QueueId, StaffId } from '../core/index.js';
+import { MemoryStore } from '../store/memory-store.js';
+import { fixedClock } from '../testing/fixed-clock.js';
+import { gatewayFor, TEST_AGENT } from '../testing/gateway-fixture.js';
+import { scriptedPolicy, type ScriptedStep } from '../testing/scripted-policy.js';
+import type { AgentConfig } from './agent-config.js';
+import type { DeciderVerdict } from './agent-loop.js';
+import { createAgentRunner, type PacketInput } from './agent-runner.js';
+import { defineTool } from './tool.js';
+
+const queue = 'queue_billing' as QueueId;
+const specialist = 'agent_refunds' as AgentId;
+const staff = 'staff_ana' as StaffId;
+const quiet = (): DeciderVerdict => ({ handoff: false, reason: null, target: null, evidence: null });
+
+const tools = [
+  defineTool({
+    name: 'get_charges',
+    description: 'List charges.',
+    kind: 'read',
+    schema: z.object({ customer_id: z.string() }),
+    execute: () => ({ charges: [{ charge_id: 'ch_1', card: '4242 4242 4242 4242' }] }),
+  }),
+];
+const agentConfig = (id: AgentId, extra: Partial<AgentConfig> = {}): AgentConfig => ({
+  id,
+  instructions: 'You are a billing support agent.',
+  tools,
+  handoff: { queues: [queue], agents: id === TEST_AGENT ? [specialist] : [] },
+  defaultQueue: queue,
+  ...extra,
+});
+
+function setup(
+  policies: Record<string, { next(r: PolicyRequest): Promise<PolicyResponse>; name: string }>,
+  extra: Partial<AgentConfig> = {},
+) {
+  const store = new MemoryStore();
+  const gateway = gatewayFor(store, {
+    policy: { maxHandoffs: 3, pingPong: 'return_to_previous_human', agentEdges: { [TEST_AGENT]: [specialist] }, maxAgentTransfers: 2 },
+  });
+  const packets: PacketInput[] = [];
+  const runner = createAgentRunner({
+    gateway,
+    agents: new Map([
+      [TEST_AGENT, agentConfig(TEST_AGENT, extra)],
+      [specialist, agentConfig(specialist)],
+    ]),
+    policyFor: (agent) => policies[agent.id]!,
+    decide: quiet,
+    buildPacket: (input) => {
+      packets.push(input);
+      return { reason: input.decision.reason, summary: input.summary };
+    },
+    redact: (text) => text.replace(/\d{4} \d{4} \d{4} (\d{4})/g, '[card ••••$1]'),
+    clock: fixedClock(),
+  });
+  return { store, gateway, runner, packets };
+}
+
+describe('the agent runner: gateway and harness together', () => {
+  it('stores the message, runs the turn, records the work, and delivers the reply', async () => {
+    const { gateway, runner } = setup({
+      [TEST_AGENT]: scriptedPolicy([
+        { toolCalls: [{ name: 'get_charges', arguments: { customer_id: 'c1' } }] },
+        { reply: 'I see the charge.' },
+      ]),
+    });
+    const c = await gateway.open();
+    expect(await runner.handleCustomerMessage(c.id, { text: 'charged twice', idempotencyKey: 'm1' })).toEqual({
+      type: 'reply',
+      delivered: true,
+      text: 'I see the charge.',
+    });
+    expect(await runner.handleCustomerMessage(c.id, { text: 'charged twice', idempotencyKey: 'm1' })).toEqual({ type: 'duplicate' });
+    const read = await gateway.read(c.id);
+    expect(read!.events.map((e) => e.type)).toEqual([
+      'conversation.created',
+      'message.received',
+      'tool.called',
+      'decider.evaluated',
+      'decider.evaluated',
+      'turn.completed',
+      'message.sent',
+    ]);
+    const tool = read!.events.find((e) => e.type === 'tool.called');
+    expect(tool?.type === 'tool.called' && tool.data.output).toContain('[card ••••4242]');
+    expect(tool?.type === 'tool.called' && tool.data.output).not.toContain('4242 4242 4242 4242');
+  });
+
+  it('a reply generated while a human takes over is suppressed, never delivered', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const slow = {
+      name: 'slow',
+      async next(): Promise<PolicyResponse> {
+        await gate;
+        return { ok: true, content: 'Late agent reply', toolCalls: [], usage: { promptTokens: 1, completionTokens: 1 } };
+      },
+    };
+    const { gateway, runner } = setup({ [TEST_AGENT]: slow });
+    const c = await gateway.open();
+    const pending = runner.handleCustomerMessage(c.id, { text: 'hello?', idempotencyKey: 'm1' });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(await gateway.claim(c.id, staff)).toMatchObject({ ok: true });
+    release();
+    expect(await pending).toEqual({ type: 'reply', delivered: false, text: 'Late agent reply' });
+    const read = await gateway.read(c.id);
+    expect(read!.messages.map((m) => m.text)).toEqual(['hello?']);
+    expect(read!.events.at(-1)).toMatchObject({
+      type: 'message.suppressed',
+      data: { text: 'Late agent reply', speaker: `human:${staff}` },
+    });
+    // With a human owning the conversation, the agent no longer acts on customer messages.
+    expect(await runner.handleCustomerMessage(c.id, { text: 'anyone?', idempotencyKey: 'm2' })).toEqual({
+      type: 'not_agent',
+      state: 'HUMAN_ACTIVE',
+    });
+  });
+
+  it('a hand-off to a queue moves the conversation, records the packet, and queues it', async () => {
+    const { gateway, runner, packets } = setup({
+      [TEST_AGENT]: scriptedPolicy([
+        { toolCalls: [{ name: 'handoff', arguments: { target: 'queue_billing', reason: 'policy_topic', summary: 'formal complaint' } }] },
+      ]),
+    });
+    const c = await gateway.open();
+    const outcome = await runner.handleCustomerMessage(c.id, { text: 'I want to file a formal complaint', idempotencyKey: 'm1' });
+    expect(outcome).toMatchObject({
+      type: 'handoff',
+      reason: 'policy_topic',
+      target: queue,
+      applied: true,
+      packet: { reason: 'policy_topic', summary: 'formal complaint' },
+    });
+    expect(packets[0]!.items.at(0)).toEqual({ role: 'customer', text: 'I want to file a formal complaint' });
+    const read = await gateway.read(c.id);
+    expect(read!.conversation).toMatchObject({ state: 'QUEUED', owner: { type: 'queue', id: queue }, handoffCount: 1 });
+    expect(read!.events.map((e) => e.type).slice(-3)).toEqual(['handoff.requested', 'packet.built', 'conversation.queued']);
+  });
+
+  it('an agent-to-agent transfer hands over the transcript and the summary, and the next agent answers', async () => {
+    const next = scriptedPolicy([{ reply: 'Refunds team here, I can help.' }]);
+    const { gateway, runner } = setup({
+      [TEST_AGENT]: scriptedPolicy([
+        {
+          toolCalls: [
+            { name: 'handoff', arguments: { target: 'agent_refunds', reason: 'agent_decision', summary: 'duplicate charge ch_1' } },
+          ],
+        },
+      ]),
+      [specialist]: next,
+    });
+    const c = await gateway.open();
+    expect(await runner.handleCustomerMessage(c.id, { text: 'refund my duplicate', idempotencyKey: 'm1' })).toEqual({
+      type: 'reply',
+      delivered: true,
+      text: 'Refunds team here, I can help.',
+    });
+    const seen = next.requests[0]!.messages.map((m) => m.content);
+    expect(seen).toContain('refund my duplicate');
+    expect(seen.some((t) => t?.includes('duplicate charge ch_1'))).toBe(true);
+    expect((await gateway.read(c.id))!.conversation).toMatchObject({ owner: { type: 'agent', id: specialist }, agentTransferCount: 1 });
+  });
+
+  it('the budget of model calls spans the conversation, not one turn', async () => {
+    const steps: ScriptedStep[] = [{ reply: 'one' }, { reply: 'two' }, { reply: 'three' }];
+    const { gateway, runner } = setup({ [TEST_AGENT]: scriptedPolicy(steps) }, { budget: { maxModelCalls: 2 } });
+    const c = await gateway.open();
+    expect(await runner.handleCustomerMessage(c.id, { text: 'a', idempotencyKey: '1' })).toMatchObject({ type: 'reply', text: 'one' });
+    expect(await runner.handleCustomerMessage(c.id, { text: 'b', idempotencyKey: '2' })).toMatchObject({ type: 'reply', text: 'two' });
+    expect(await runner.handleCustomerMessage(c.id, { text: 'c', idempotencyKey: '3' })).toMatchObject({
+      type: 'handoff',
+      reason: 'budget_exhausted',
+    });
+  });
+});

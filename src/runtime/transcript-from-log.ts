@@ -1,0 +1,35 @@
+import type { StoredEvent, TranscriptItem } from '../core/index.js';
+
+/**
+ * The conversation as the harness reads it, rebuilt from the log: customer messages, delivered
+ * agent and human messages, tool calls. Holding messages from the system and suppressed replies
+ * are not part of it: the customer never saw the latter, and the former say nothing.
+ */
+export function transcriptFromLog(events: readonly StoredEvent[]): TranscriptItem[] {
+  const items: TranscriptItem[] = [];
+  for (const event of events) {
+    if (event.type === 'message.received') items.push({ role: 'customer', text: event.data.message.text });
+    if (event.type === 'message.sent') {
+      const { sender, text } = event.data.message;
+      if (sender.type === 'agent') items.push({ role: 'agent', text });
+      if (sender.type === 'human') items.push({ role: 'human', text });
+    }
+    if (event.type === 'tool.called') {
+      const { name, arguments: args, ok, output } = event.data;
+      items.push({ role: 'tool', name, arguments: args, ok, output });
+    }
+  }
+  return items;
+}
+
+/** What the conversation's agent turns have spent so far. */
+export function spentFromLog(events: readonly StoredEvent[]): { modelCalls: number; tokens: number } {
+  let modelCalls = 0;
+  let tokens = 0;
+  for (const event of events) {
+    if (event.type !== 'turn.completed') continue;
+    modelCalls += event.data.modelCalls;
+    tokens += event.data.tokens;
+  }
+  return { modelCalls, tokens };
+}
