@@ -17,3 +17,4 @@ export * from './confirmation.js';
 export * from './rules.js';
 export * from './constraints.js';
 export * from './findings.js';
+export * from './abuse.js';

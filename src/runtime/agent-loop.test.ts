@@ -412,6 +412,21 @@ describe('the agent loop', () => {
     expect(failures).toBe(2);
   });
 
+  it('abuse gets a fixed boundary-setting answer without the model, and a person if it goes on', async () => {
+    const first = await turn([{ reply: 'never' }], { transcript: [customer('you useless idiot, refund me')] });
+    expect(first.result).toMatchObject({ type: 'reply', text: expect.stringMatching(/respectful/) });
+    expect(first.policy.requests).toHaveLength(0);
+    const again = await turn([{ reply: 'never' }], {
+      transcript: [customer('you useless idiot'), { role: 'agent', text: 'Let us keep it respectful.' }, customer('shut up, you moron')],
+    });
+    expect(again.result).toMatchObject({ type: 'handoff', reason: 'guardrail', decidedBy: 'harness' });
+    expect(again.policy.requests).toHaveLength(0);
+    const frustrated = await turn([{ reply: 'I understand, let me check.' }], {
+      transcript: [customer('THIS IS USELESS, I asked three times!')],
+    });
+    expect(frustrated.result).toMatchObject({ type: 'reply', text: 'I understand, let me check.' });
+  });
+
   it('an output guardrail stops a claim the tool log does not back', async () => {
     const { result } = await turn([{ reply: 'Good news: your refund has been issued!' }]);
     expect(result).toMatchObject({ type: 'handoff', reason: 'guardrail' });

@@ -1,4 +1,6 @@
 import {
+  ABUSE_RESPONSE,
+  detectAbuse,
   findingsFrom,
   HandoffReasonSchema,
   type Clock,
@@ -163,6 +165,14 @@ export async function runTurn(agent: AgentConfig, input: TurnInput, deps: Harnes
     // Input guardrails: before any model call. A hard trigger never reaches the model.
     const first = await consultDecider('input');
     if (first.handoff) return fromDecider(first);
+    const abusive = abuseInLatestTurn(transcript);
+    if (abusive) {
+      steps.push({ type: 'guardrail', guardrail: 'abuse', evidence: abusive.evidence });
+      // The first time, a fixed answer that sets a boundary; if it goes on, a person takes over.
+      if (abusive.earlier > 0) return handoff('guardrail', 'harness', { evidence: `abuse: ${abusive.evidence}` });
+      transcript.push({ role: 'agent', text: ABUSE_RESPONSE });
+      return { ...common(), type: 'reply', text: ABUSE_RESPONSE };
+    }
   }
 
   const started = deps.clock.now();
@@ -220,6 +230,15 @@ export async function runTurn(agent: AgentConfig, input: TurnInput, deps: Harnes
     }
   }
   return handoff('step_limit', 'harness', { message: HOLDING_MESSAGE, evidence: `no reply after ${budget.maxSteps} steps` });
+}
+
+/** Abuse in the customer's latest turn, and how many earlier customer turns were abusive. */
+function abuseInLatestTurn(transcript: readonly TranscriptItem[]): { evidence: string; earlier: number } | null {
+  const turns = transcript.filter((i): i is Extract<TranscriptItem, { role: 'customer' }> => i.role === 'customer');
+  const latest = turns.at(-1);
+  const evidence = latest ? detectAbuse(latest.text) : null;
+  if (!evidence) return null;
+  return { evidence, earlier: turns.slice(0, -1).filter((t) => detectAbuse(t.text) !== null).length };
 }
 
 /** The model's own hand-off, validated; null when its arguments are invalid (shown back to the model). */
