@@ -18,3 +18,6 @@ export * from './rules.js';
 export * from './constraints.js';
 export * from './findings.js';
 export * from './abuse.js';
+export * from './redact.js';
+export * from './context-packet.js';
+export * from './packet-tools.js';

@@ -1,0 +1,147 @@
+import { z } from 'zod';
+
+/**
+ * The kinds of value redaction hides: payment card numbers, card security codes, one-time codes,
+ * passwords (and passphrases and PINs), secrets and API keys, bearer/access tokens, IBANs and US
+ * social security numbers.
+ */
+export const REDACTION_KINDS = ['card', 'cvv', 'otp', 'password', 'secret', 'token', 'iban', 'ssn'] as const;
+/** Schema of one redaction kind. */
+export const RedactionKindSchema = z.enum(REDACTION_KINDS);
+/** One redaction kind. */
+export type RedactionKind = z.infer<typeof RedactionKindSchema>;
+/** How many values of each kind were redacted. */
+export type RedactionCounts = Record<RedactionKind, number>;
+
+/** A count of zero for every kind. */
+export function emptyRedactionCounts(): RedactionCounts {
+  return { card: 0, cvv: 0, otp: 0, password: 0, secret: 0, token: 0, iban: 0, ssn: 0 };
+}
+
+/** Adds `from` into `into` and returns `into`. */
+export function addRedactionCounts(into: RedactionCounts, from: RedactionCounts): RedactionCounts {
+  for (const kind of REDACTION_KINDS) into[kind] += from[kind];
+  return into;
+}
+
+/**
+ * The text that stands in for a redacted value: `[card ••••4242]`, `[iban ••••3000]` (the last
+ * four are what a human needs to match a card or account with the customer), `[otp]`, `[token]`…
+ */
+export function redactionMarker(kind: RedactionKind, lastFour?: string): string {
+  return lastFour ? `[${kind} ••••${lastFour}]` : `[${kind}]`;
+}
+
+const MARKER = /^\[(?:(?:card|iban) ••••[0-9A-Z]{4}|cvv|otp|password|secret|token|ssn)\]$/;
+
+/** True for a value that is already a redaction marker, so that redacting twice changes nothing. */
+export function isRedactionMarker(value: string): boolean {
+  return MARKER.test(value);
+}
+
+// Field names compared without case or separators: `card_number`, `cardNumber` and `Card-Number`
+// are one name. A name is sensitive when it is, or ends with, one of these.
+const FIELD_SUFFIXES: ReadonlyArray<readonly [string, RedactionKind]> = [
+  ['password', 'password'],
+  ['passwd', 'password'],
+  ['passphrase', 'password'],
+  ['pincode', 'password'],
+  ['pinnumber', 'password'],
+  ['securityanswer', 'password'],
+  ['cvv', 'cvv'],
+  ['cvv2', 'cvv'],
+  ['cvc', 'cvv'],
+  ['cvc2', 'cvv'],
+  ['cvn', 'cvv'],
+  ['securitycode', 'cvv'],
+  ['cardverificationcode', 'cvv'],
+  ['cardverificationvalue', 'cvv'],
+  ['otp', 'otp'],
+  ['otpcode', 'otp'],
+  ['totp', 'otp'],
+  ['onetimecode', 'otp'],
+  ['onetimepassword', 'otp'],
+  ['verificationcode', 'otp'],
+  ['passcode', 'otp'],
+  ['mfacode', 'otp'],
+  ['2facode', 'otp'],
+  ['twofactorcode', 'otp'],
+  ['authcode', 'otp'],
+  ['smscode', 'otp'],
+  ['secret', 'secret'],
+  ['apikey', 'secret'],
+  ['secretkey', 'secret'],
+  ['privatekey', 'secret'],
+  ['accesskey', 'secret'],
+  ['accesskeyid', 'secret'],
+  ['signingkey', 'secret'],
+  ['encryptionkey', 'secret'],
+  ['credential', 'secret'],
+  ['credentials', 'secret'],
+  ['token', 'token'],
+  ['authorization', 'token'],
+  ['cookie', 'token'],
+  ['sessionid', 'token'],
+  ['cardnumber', 'card'],
+  ['cardno', 'card'],
+  ['ccnumber', 'card'],
+  ['ccnum', 'card'],
+  ['primaryaccountnumber', 'card'],
+  ['iban', 'iban'],
+  ['ssn', 'ssn'],
+  ['socialsecuritynumber', 'ssn'],
+  ['socialsecurity', 'ssn'],
+];
+
+// Short or common names that are sensitive only when the value has the shape of the kind:
+// `code` is an OTP when it holds 4–8 digits (not `"code": 404` or `"code": "SAVE20"`).
+const LOOSE_FIELDS: Readonly<Record<string, readonly [RedactionKind, RegExp]>> = {
+  code: ['otp', /^(?:\d{4,8}|\d{3}[ -]\d{3})$/],
+  pin: ['password', /^\d{4,8}$/],
+  pan: ['card', /^\d(?:[ -]?\d){12,18}$/],
+  pass: ['password', /^\S{4,}$/],
+};
+
+const normalise = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/**
+ * The kind of a field whose whole value is sensitive (`password`, `cvv`, `otp`, `api_key`,
+ * `access_token`, `card_number`, `iban`, `ssn`…), or null. Names like `code` and `pin` are only
+ * sensitive for values of the right shape, which {@link redactFieldValue} checks.
+ */
+export function sensitiveFieldKind(name: string): RedactionKind | null {
+  const n = normalise(name);
+  if (n === '') return null;
+  const loose = LOOSE_FIELDS[n];
+  if (loose) return loose[0];
+  for (const [suffix, kind] of FIELD_SUFFIXES) if (n === suffix || n.endsWith(suffix)) return kind;
+  return null;
+}
+
+// A value that is already masked (`****4242`, `••••`) hides nothing more when masked again.
+const ALREADY_MASKED = /^(?=.*[*•#xX]{2})[*•xX#.\s-]+\d{0,4}$/;
+
+/**
+ * What replaces the value of field `name`, or null when the field is not sensitive, the value is
+ * empty or already masked, or a shape-checked name (`code`, `pin`) holds something else. Cards
+ * and IBANs keep their last four characters.
+ */
+export function redactFieldValue(name: string, value: string): { kind: RedactionKind; marker: string } | null {
+  const kind = sensitiveFieldKind(name);
+  if (!kind) return null;
+  const v = value.trim();
+  if (v === '' || isRedactionMarker(v) || ALREADY_MASKED.test(v)) return null;
+  const loose = LOOSE_FIELDS[normalise(name)];
+  if (loose && !loose[1].test(v)) return null;
+  // `Authorization: Bearer abc`: the scheme word is not the secret; the token after it is.
+  if (kind === 'token' && /^(?:bearer|basic|token)$/i.test(v)) return null;
+  if (kind === 'card') {
+    const digits = v.replace(/\D/g, '');
+    return { kind, marker: redactionMarker(kind, digits.length > 4 ? digits.slice(-4) : undefined) };
+  }
+  if (kind === 'iban') {
+    const chars = v.replace(/[^0-9A-Za-z]/g, '').toUpperCase();
+    return { kind, marker: redactionMarker(kind, chars.length > 8 ? chars.slice(-4) : undefined) };
+  }
+  return { kind, marker: redactionMarker(kind) };
+}
