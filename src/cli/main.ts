@@ -47,6 +47,16 @@ program
     await serve({ store: storeConfig(opts), host: opts.host, port: opts.port, agent: agent.data });
   });
 
+program
+  .command('packet')
+  .description('build the context packet of each conversation read as JSON lines on stdin (see README)')
+  .option('--jsonl', 'read one conversation per line on stdin, write one packet per line on stdout')
+  .action(async (opts: { jsonl?: boolean }) => {
+    if (!opts.jsonl) throw new InvalidArgumentError('packet reads JSON lines: pass --jsonl and pipe conversations on stdin.');
+    const { runPacket } = await import('./packet-command.js');
+    await runPacket(process.stdin, process.stdout);
+  });
+
 const bench = program.command('bench').description('benchmarks (JSON on stdout with --json, progress on stderr)');
 bench
   .command('gateway')
