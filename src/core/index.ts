@@ -21,3 +21,6 @@ export * from './abuse.js';
 export * from './redact.js';
 export * from './context-packet.js';
 export * from './packet-tools.js';
+export * from './decider-policy.js';
+export * from './handoff-signals.js';
+export * from './decide-handoff.js';

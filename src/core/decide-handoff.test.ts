@@ -1,0 +1,485 @@
+import { describe, expect, it } from 'vitest';
+import { DeciderPolicySchema, type DeciderPolicyInput } from './decider-policy.js';
+import { HARD_TRIGGERS, SAFETY_RESPONSE, SOFT_TRIGGERS, decideHandoff, decideTranscript } from './decide-handoff.js';
+import type { Signal } from './handoff-signals.js';
+import { DECIDER_REASONS, type DeciderReason, type TranscriptItem } from './transcript.js';
+
+const c = (text: string): TranscriptItem => ({ role: 'customer', text });
+const a = (text: string): TranscriptItem => ({ role: 'agent', text });
+const tool = (
+  name: string,
+  ok: boolean,
+  output = ok ? '{"status":"ok"}' : 'Error: upstream returned 500',
+  args: Record<string, unknown> = {},
+): TranscriptItem => ({
+  role: 'tool',
+  name,
+  arguments: args,
+  ok,
+  output,
+});
+const fail = (name = 'lookup_order', output?: string) => tool(name, false, output);
+const succeed = (name = 'lookup_order') => tool(name, true);
+const write = (amount: unknown, name = 'issue_refund', argument = 'amount') =>
+  tool(name, true, '{"status":"done"}', { [argument]: amount, order_id: 'W123' });
+
+const LIMIT: DeciderPolicyInput = { autonomousLimit: 100 };
+const CAPS: DeciderPolicyInput = {
+  capabilities: [
+    { intent: 'refund', keywords: ['refund', 'money back', 'reimburse', 'duplicate charge', 'charged twice'] },
+    { intent: 'change_email', keywords: ['email', 'e-mail'] },
+    { intent: 'order_status', keywords: ['track', 'delivery', 'shipping', 'arrive', 'where is my order'] },
+  ],
+};
+
+type Row = [label: string, messages: string | TranscriptItem[], expected: DeciderReason | null, policy?: DeciderPolicyInput];
+
+const table: Record<string, Row[]> = {
+  'direct request for a person': [
+    ['speak to a human', 'let me speak to a human', 'customer_request'],
+    ['supervisor', 'get me your supervisor', 'customer_request'],
+    ['real person', 'I want a real person', 'customer_request'],
+    ['manager with topic', "I'd like to speak to a manager about my bill", 'customer_request'],
+    ['representative', 'I need to speak with a representative', 'customer_request'],
+    ['demand superior', 'I demand to speak to your superior.', 'customer_request'],
+    ['live agent', 'Can I get a live agent please', 'customer_request'],
+    ['human being', 'I want to talk to an actual human being', 'customer_request'],
+    ['put through', 'put me through to a real person', 'customer_request'],
+    ['connect colleague', 'Could you connect me to one of your colleagues?', 'customer_request'],
+    ['hand over', 'Hand me over to a specialist please', 'customer_request'],
+    ['give me a human', "Give me a human or I'm cancelling", 'customer_request'],
+    ['customer service', 'connect me with customer service', 'customer_request'],
+    ['billing team', 'I want to talk to your billing team', 'customer_request'],
+    ['bare human', 'Human!', 'customer_request'],
+    ['bare agent caps', 'AGENT', 'customer_request'],
+    ['bare representative', 'representative please', 'customer_request'],
+    ['bare operator', 'OPERATOR!!!', 'customer_request'],
+    ['imperative talk', 'Talk to a human.', 'customer_request'],
+    ['telegraphic', 'speak to agent', 'customer_request'],
+    ['get supervisor on', 'Get a supervisor on this chat now', 'customer_request'],
+    ['put manager on', 'Can you put a manager on?', 'customer_request'],
+    ['someone in charge', 'Let me talk to someone in charge', 'customer_request'],
+    ['own words repeated', 'I already told you I want a human', 'customer_request'],
+    ['reminder of promise', 'you said you would transfer me', 'customer_request'],
+    ['waiting for one', "I'm still waiting for a human", 'customer_request'],
+    ['find one', 'Where do I find a human around here', 'customer_request'],
+    ['someone from billing', 'Please have someone from billing contact me', 'customer_request'],
+    ['gerund', "I'd appreciate speaking to a staff member", 'customer_request'],
+    ['the agent from before', 'I want to talk to the agent from yesterday', 'customer_request'],
+  ],
+  'indirect request for a person': [
+    ['someone real', 'is there someone real I can talk to', 'customer_request'],
+    ['person look', 'can a person look at this', 'customer_request'],
+    ['transfer me', 'transfer me', 'customer_request'],
+    ['talk to someone', 'Can I talk to someone please?', 'customer_request'],
+    ['is there a human', 'Is there a human I can talk to?', 'customer_request'],
+    ['any chance', 'Any chance I could talk to an actual human being?', 'customer_request'],
+    ['wondering', 'I was wondering if I could speak to a manager', 'customer_request'],
+    ['how do I', 'How do I speak to a human?', 'customer_request'],
+    ['why cannot I', "Why can't I talk to a human?", 'customer_request'],
+    ['available', 'Is a human available?', 'customer_request'],
+    ['callback', 'Can someone call me?', 'customer_request'],
+    ['escalate', 'Please escalate this', 'customer_request'],
+    ['rather a person', "I'd rather deal with a person", 'customer_request'],
+    ['prefer to chat', "I'd prefer to chat with a person if that's OK", 'customer_request'],
+    ['done with bot', "I'm done with this chatbot", 'customer_request'],
+    ['no robot', "Please don't make me talk to a robot", 'customer_request'],
+    ['no bot', "I don't want to talk to a bot", 'customer_request'],
+    ['bot then human', "I don't want a bot I want a human", 'customer_request'],
+    ['someone competent', "Pass me over to someone who knows what they're doing", 'customer_request'],
+    ['reach live agent', "I'm trying to reach a live agent", 'customer_request'],
+    ['human reviews', 'I need a human to look at my account', 'customer_request'],
+    ['want it escalated', 'I want this escalated', 'customer_request'],
+    ['manager question', 'Who can I speak to about this? A manager?', 'customer_request'],
+    ['word with', 'Could I have a word with the manager', 'customer_request'],
+  ],
+  'refusing a person (negation)': [
+    ['do not caps', 'I do NOT want a human', null],
+    ['no need', 'no need for an agent, just fix it', null],
+    ["don't transfer", "don't transfer me", null],
+    ['absolutely not', 'I absolutely do not need a supervisor', null],
+    ['no need to transfer', "There's no need to transfer me, you're doing fine", null],
+    ['please do not put through', "Please don't put me through to anyone, I can wait", null],
+    ['never asked', 'I never asked to speak to a human', null],
+    ['not asking', "I'm not asking for a manager, I just want my refund", null],
+    ['anyone else', "I don't want anyone else, I want you to fix it", null],
+    ['no human please', 'No human please, just help me', null],
+    ['not interested', 'Not interested in speaking to a person', null],
+    ['think not', "I don't think I need a human", null],
+    ['question then no', 'Human? No, just fix it', null],
+    ['rather not', "I'd rather not talk to a manager", null],
+    ['no apostrophe', 'i dont want a human, just answer me', null],
+    ['shouted refusal', 'I DO NOT WANT A HUMAN!!!', null],
+    ['stop offering', 'stop trying to transfer me', null],
+    ['not sure', "I'm not sure I need a manager yet", null],
+    ['do not involve', "Don't get a manager involved", null],
+    ['hope not', "I hope I don't have to talk to a supervisor", null],
+  ],
+  'reported speech': [
+    ['airport agent', 'the agent at the airport said I should ask for a manager', null],
+    ['friend told me', 'my friend told me to ask for a manager', null],
+    ['last time', 'last time a person told me it would be refunded', null],
+    ['colleague said', 'My colleague said I should ask to speak to a supervisor', null],
+    ['store woman', 'The woman at the store told me to get a manager involved', null],
+    ['hung up', 'Last time I asked for a manager they hung up', null],
+    ['passive told', 'I was told to ask for a supervisor', null],
+    ['yesterday rep', 'The representative I spoke with yesterday was rude', null],
+    ['when I called', 'When I called last week the agent said my refund was approved', null],
+    ['spoke earlier', 'I spoke to a human earlier and they were useless', null],
+    ['quoted', 'The email said "speak to a manager for details", what does that mean?', null],
+    ['procedure question', 'Do I have to talk to a manager for that?', null],
+    ['husband asked', 'My husband asked for a manager last time and nothing happened', null],
+  ],
+  'people mentioned in passing': [
+    ['husband booked', 'my husband booked this', null],
+    ['human resources', 'the human resources department called me', null],
+    ['wife billing', 'My wife handles the billing', null],
+    ['travel agent', 'My travel agent booked this trip', null],
+    ['seller lied', 'The person who sold me this lied', null],
+    ['manager aware', 'Is the manager aware of this?', null],
+    ['works in HR', 'I work in human resources', null],
+    ['not a robot', "I'm a real person, not a bot", null],
+    ['are you real', 'Are you a real person?', null],
+    ['hotel manager', 'The manager at the hotel was very nice', null],
+    ['gate agent', 'can the agent at the gate rebook me?', null],
+    ['approval', "I need the manager's approval code from my receipt", null],
+    ['human error', 'This looks like human error on your side', null],
+    ['someone help', 'Can someone help me?', null],
+    ['colleague named Sue', 'Sue booked the flight for me', null],
+    ['the agent is the assistant', 'I want the agent to stop repeating itself', null],
+    ['people in general', 'I want people to know how bad this is', null],
+  ],
+  'regulated topics': [
+    ['formal complaint', 'I want to file a formal complaint', 'policy_topic'],
+    ['official complaint', 'I need to file an official complaint about your service', 'policy_topic'],
+    ['lodge', 'I want to lodge a complaint', 'policy_topic'],
+    ['this is formal', 'This is a formal complaint', 'policy_topic'],
+    ['want to complain', 'I want to complain about the way I was treated', 'policy_topic'],
+    ['ombudsman', "I'm taking this to the ombudsman", 'policy_topic'],
+    ['BBB', "I'm reporting you to the Better Business Bureau", 'policy_topic'],
+    ['father passed', 'my father passed away last week', 'policy_topic'],
+    ['mum died', 'My mum died last month and I need to close her account', 'policy_topic'],
+    ['lost husband', 'I lost my husband in March', 'policy_topic'],
+    ['death of', 'Following the death of my father, I need to cancel his subscription', 'policy_topic'],
+    ['late wife', "I'm contacting you on behalf of my late wife", 'policy_topic'],
+    ['deceased', 'The account holder is deceased', 'policy_topic'],
+    ['court', "I'll see you in court", 'policy_topic'],
+    ['my lawyer', 'my lawyer will be in touch', 'policy_topic'],
+    ['legal action', "I'll be taking legal action", 'policy_topic'],
+    ['sue', "I'm going to sue you", 'policy_topic'],
+    ['solicitor', "You'll be hearing from my solicitor", 'policy_topic'],
+    ['attorney', "I'm speaking with my attorney tomorrow", 'policy_topic'],
+    ['not complaining', "I'm not going to file a complaint, I just want it fixed", null],
+    ['no lawyer', "I don't need a lawyer for this, just refund me", null],
+    ['not suing', "I'm not going to sue anyone, relax", null],
+    ['phone died', 'my phone died while I was paying', null],
+    ['son passed test', 'my son passed his driving test', null],
+    ['lost card', 'I lost my card yesterday', null],
+    ['food court', 'I paid at the food court', null],
+  ],
+  safety: [
+    ['kill myself', 'I want to kill myself', 'safety'],
+    ['not live', "I don't want to live anymore", 'safety'],
+    ['end my life', "I'm going to end my life", 'safety'],
+    ['hurt myself', 'I want to hurt myself', 'safety'],
+    ['suicidal', 'honestly I feel suicidal', 'safety'],
+    ['threatening', 'my husband is threatening to hurt me', 'safety'],
+    ['break in', "Someone is trying to break in, I'm scared", 'safety'],
+    ['gas leak', "There's a gas leak in my kitchen", 'safety'],
+    ['not safe', "I'm not safe at home", 'safety'],
+    ['heart attack', "he's having a heart attack", 'safety'],
+    ['cannot breathe', "I can't breathe", 'safety'],
+    ['unconscious', 'My son is unconscious', 'safety'],
+    ['seizure', 'My daughter is having a seizure', 'safety'],
+    ['ambulance', 'please call an ambulance', 'safety'],
+    ['hyperbole heart', 'I nearly had a heart attack when I saw the bill', null],
+    ['killing me', 'This wait is killing me', null],
+    ['dying to know', "I'm dying to know when it ships", null],
+    ['battery died', 'My laptop battery died', null],
+    ['threat reported', "He said he'd kill me", 'safety'],
+    ['pills', 'I took too many pills', 'safety'],
+    ['collapsed', "my wife collapsed and isn't breathing", 'safety'],
+    ['fees hyperbole', "you're going to kill me with these fees", null],
+    ['coffee', "I'd kill for a coffee", null],
+    ['business collapsed', 'my business collapsed last year', null],
+    ['feels safe', 'I feel safe now, thanks', null],
+  ],
+  'capitals and order numbers': [
+    ['order wrong', 'ORDER #W123 IS WRONG', null],
+    ['order missing', 'WHERE IS ORDER W123', null],
+    ['ids in a sentence', 'My order W123 and invoice INV-88 are both for the SSN card', null],
+    ['shouting ask', 'GET ME A MANAGER', 'customer_request'],
+    ['caps refund twice', [c('I NEED MY REFUND FOR W123'), a('Let me check.'), c('I NEED MY REFUND FOR W123 NOW')], 'frustration_and_loop'],
+  ],
+  frustration: [
+    ['ridiculous alone', 'This is ridiculous', null],
+    ['unacceptable alone', 'This is absolutely unacceptable!!!', null],
+    ['frustrated alone', "I'm so frustrated with this, where's my refund?", null],
+    ['useless alone', 'you are useless', null],
+    ['fed up', "I'm fed up, where's my refund?", null],
+    [
+      'told you twice',
+      [c('I want a refund for order W123'), a('Could you give me the order number?'), c('I ALREADY TOLD YOU, I want a refund for W123!!')],
+      'frustration_and_loop',
+    ],
+    [
+      'where twice',
+      [c('where is my refund'), a('It is being processed.'), c('where is my refund? this is ridiculous')],
+      'frustration_and_loop',
+    ],
+    ['frustration first, no loop', [c('this is ridiculous, I want a refund'), a('Which order?'), c('order W123 please')], null],
+    [
+      'frustration before loop',
+      [c('ugh this app is useless'), a('Sorry! How can I help?'), c('cancel my subscription'), a('Done?'), c('cancel my subscription')],
+      null,
+    ],
+    ['frustration and one failure', [c('check order W123, this is taking forever!!'), fail(), a('One moment.')], null],
+    ['not angry, restated', [c('where is my refund'), a('Processing.'), c("I'm not angry, I just want to know where my refund is")], null],
+    ['angry, new topic', [c('what a joke, my parcel is late'), a('Sorry, checking.'), c('also how do I update my address?')], null],
+    [
+      'three restatements',
+      [
+        c('I want to cancel my subscription'),
+        a('Can you confirm?'),
+        c('cancel my subscription'),
+        a('Are you sure?'),
+        c('please cancel my subscription'),
+      ],
+      'loop_detected',
+    ],
+    ['two restatements', [c('I want to cancel my subscription'), a('Can you confirm?'), c('cancel my subscription')], null],
+    [
+      'three with capabilities',
+      [c('I want my money back'), a('Checking'), c('refund please'), a('Checking again'), c('can you reimburse me or not')],
+      'loop_detected',
+      CAPS,
+    ],
+    [
+      'different intents',
+      [c('cancel my order'), a('ok'), c('what is the status of my order'), a('ok'), c('change my order address')],
+      null,
+    ],
+    [
+      'thanks does not restate',
+      [c('I want a refund'), a('Done'), c('refund received, thanks!'), a('Anything else?'), c('thanks for the refund')],
+      null,
+    ],
+    [
+      'answers echo the question',
+      [
+        c('I need to change my flight'),
+        a('What is your booking reference?'),
+        c('flight ABC123 on May 5'),
+        a('Which date would you like to change your flight to?'),
+        c('change the flight to May 7'),
+      ],
+      null,
+    ],
+    [
+      'choosing is not restating',
+      [c('I want a refund'), a('Would you like a refund or store credit?'), c('refund'), a('Processing.'), c('refund, yes')],
+      null,
+    ],
+    [
+      'answers with ids',
+      [c('my package never arrived'), a('What is the order number?'), c('W555'), a('And the postcode?'), c('SW1A 1AA')],
+      null,
+    ],
+    [
+      'asked three ways',
+      [
+        c('I want to return these shoes'),
+        a('Returns are free.'),
+        c('ok but how do I return the shoes'),
+        a('Within 30 days.'),
+        c('how do I actually return the shoes'),
+      ],
+      'loop_detected',
+    ],
+  ],
+  'tool failures': [
+    ['three in a row', [c('check my order'), fail(), fail(), fail()], 'tool_failures'],
+    ['two in a row', [c('check my order'), fail(), fail()], null],
+    ['success resets', [fail(), fail(), succeed(), fail(), fail()], null],
+    ['streak after reset', [fail(), fail(), succeed(), fail(), fail(), fail()], 'tool_failures'],
+    ['recovered at the end', [fail(), fail(), fail(), succeed()], null],
+    ['turns do not reset', [fail(), c('hm?'), a('Retrying.'), fail(), fail()], 'tool_failures'],
+    ['different tools', [fail('lookup_order'), fail('lookup_customer'), fail('lookup_invoice')], 'tool_failures'],
+    ['limit five', [fail(), fail(), fail(), fail()], null, { toolFailureLimit: 5 }],
+    ['limit two', [fail(), fail()], 'tool_failures', { toolFailureLimit: 2 }],
+    ['transient unavailable', [fail('lookup_order', 'Service temporarily unavailable, try again later')], null],
+  ],
+  'value above the autonomous limit': [
+    ['above', [c('refund me'), write(150)], 'value_threshold', LIMIT],
+    ['equal', [write(100)], null, LIMIT],
+    ['cent above', [write(100.01)], 'value_threshold', LIMIT],
+    ['cent below', [write(99.99)], null, LIMIT],
+    ['numeric string', [write('150.00')], 'value_threshold', LIMIT],
+    ['currency string', [write('$1,250')], 'value_threshold', LIMIT],
+    ['string equal', [write('100')], null, LIMIT],
+    ['no limit set', [write(10000)], null],
+    ['zero limit', [write(0.01)], 'value_threshold', { autonomousLimit: 0 }],
+    ['zero at zero', [write(0)], null, { autonomousLimit: 0 }],
+    ['read tool not counted', [write(500, 'quote_fee')], null, { autonomousLimit: 100, writeTools: ['issue_refund'] }],
+    ['write tool counted', [write(500, 'issue_refund')], 'value_threshold', { autonomousLimit: 100, writeTools: ['issue_refund'] }],
+    ['other argument', [write(200, 'issue_credit', 'value')], 'value_threshold', { autonomousLimit: 100, amountArgument: 'value' }],
+    ['not a number', [write('all of it')], null, LIMIT],
+  ],
+  'no capability': [
+    ['disabled tool', [c('refund me'), tool('issue_refund', true)], 'no_capability', { disabledTools: ['issue_refund'] }],
+    ['tool says disabled', [fail('issue_refund', 'Error: this tool is disabled for this merchant')], 'no_capability'],
+    ['not supported', [fail('change_plan', 'Operation not supported for this account type')], 'no_capability'],
+    ['unknown tool', [fail('book_hotel', 'unknown tool: book_hotel')], 'no_capability'],
+    ['ok output is data', [tool('lookup_customer', true, '{"account":"disabled"}')], null],
+    ['out of scope', 'I want to book a hotel room in Paris', 'no_capability', CAPS],
+    ['out of scope question', 'Can you upgrade my plan to premium?', 'no_capability', CAPS],
+    ['problem out of scope', 'my internet is not working', 'no_capability', CAPS],
+    ['in scope email', 'Can you help me change my e-mail address?', null, CAPS],
+    ['in scope refund', 'I need a refund for the duplicate charge', null, CAPS],
+    ['in scope tracking', 'Could you track my parcel for me?', null, CAPS],
+    ['no content', 'please hurry', null, CAPS],
+    ['closing', "thanks, that's all", null, CAPS],
+    ['unknown scope', 'I want to book a hotel room in Paris', null],
+    ['drift halfway', [c('I need a refund for W123'), a('Done.'), c('also can you book me a taxi to the airport?')], 'no_capability', CAPS],
+    [
+      'refusing a person asks for nothing',
+      [
+        c('I was charged twice'),
+        a('I can refund that, or would you like me to transfer you to a specialist?'),
+        c("No, please don't transfer me, just refund it"),
+      ],
+      null,
+      CAPS,
+    ],
+  ],
+  'accepting or declining an offer': [
+    ['yes please', [a('Would you like me to transfer you to a specialist?'), c('yes please')], 'customer_request'],
+    ['go ahead', [a('I can connect you with a colleague if you prefer. Shall I?'), c('Go ahead')], 'customer_request'],
+    ['no thanks', [a('Would you like me to transfer you to a specialist?'), c("no thanks, I'll wait")], null],
+    ['ok but', [a('Do you want me to transfer you?'), c('ok but first check my order')], null],
+    ['not an offer', [a('Is there anything else I can help with?'), c('yes please')], null],
+    [
+      'declined cancels request',
+      [c('can I talk to a human?'), a('Sure, or I can fix it right now.'), c('never mind, no need for a human, just fix it')],
+      null,
+    ],
+    ['asked again after refusing', [c("don't transfer me"), a('Okay.'), c('actually, get me a manager')], 'customer_request'],
+  ],
+  'case and punctuation': [
+    ['upper', 'LET ME SPEAK TO A HUMAN', 'customer_request'],
+    ['exclaimed', 'let me speak to a human!!!', 'customer_request'],
+    ['title case question', 'Let Me Speak To A Human?', 'customer_request'],
+    ['extra spaces', 'let  me   speak to a   human', 'customer_request'],
+    ['ellipsis', 'let me speak to a human…', 'customer_request'],
+    ['brackets', 'let me speak to a human (please)', 'customer_request'],
+    ['texting', 'get me ur supervisor pls', 'customer_request'],
+    ['curly apostrophe', 'I’d like to speak to a manager', 'customer_request'],
+    ['curly negation', 'I don’t want a human', null],
+    ['no punctuation run-on', 'hello i need to talk to a real person asap', 'customer_request'],
+    ['complaint caps', 'I WANT TO FILE A FORMAL COMPLAINT', 'policy_topic'],
+    ['safety lower', 'i want to end it all', 'safety'],
+  ],
+  precedence: [
+    ['safety over request', 'I want to kill myself, get me a human', 'safety'],
+    ['request over topic', 'get me a manager, I want to file a formal complaint', 'customer_request'],
+    ['topic over value', [c('my lawyer says you owe me'), write(500)], 'policy_topic', LIMIT],
+    ['value over capability', [write(500, 'issue_refund')], 'value_threshold', { autonomousLimit: 100, disabledTools: ['issue_refund'] }],
+    ['capability over failures', [fail('x'), fail('x'), fail('issue_refund', 'refunds are disabled')], 'no_capability'],
+    ['failures over loop', [c('refund W123'), fail(), c('refund W123'), fail(), c('refund W123'), fail()], 'tool_failures'],
+    [
+      'frustrated loop over loop',
+      [c('refund W123'), a('?'), c('refund W123'), a('?'), c('refund W123, this is useless')],
+      'frustration_and_loop',
+    ],
+    ['nothing at all', [c('hi, can you check order W123?'), succeed(), a('It ships tomorrow.'), c('great, thanks')], null],
+  ],
+};
+
+const cases = Object.entries(table).flatMap(([group, rows]) =>
+  rows.map(([label, messages, expected, policy]) => ({
+    name: `${group}: ${label}`,
+    items: typeof messages === 'string' ? [c(messages)] : messages,
+    expected,
+    policy: DeciderPolicySchema.parse(policy ?? {}),
+  })),
+);
+
+describe('decideTranscript', () => {
+  it('has at least 150 cases', () => {
+    expect(cases.length).toBeGreaterThanOrEqual(150);
+  });
+
+  it.each(cases)('$name', ({ items, expected, policy }) => {
+    const decision = decideTranscript(items, policy);
+    expect(decision.reason).toBe(expected);
+    expect(decision.handoff).toBe(expected !== null);
+    if (expected === null) {
+      expect(decision).toMatchObject({ target: null, evidence: null, signals: [] });
+      return;
+    }
+    // Every hand-off names the signal and the text it fired on.
+    expect(decision.evidence).toBeTruthy();
+    expect(decision.signals.length).toBeGreaterThan(0);
+    expect(decision.evidence).toBe(decision.signals[0]?.evidence);
+    const texts = items.map((item) => (item.role === 'tool' ? `${item.name} ${item.output} ${JSON.stringify(item.arguments)}` : item.text));
+    const source = texts[decision.signals[0]!.index]!;
+    if (items[decision.signals[0]!.index]?.role === 'customer') expect(source).toContain(decision.evidence);
+  });
+});
+
+describe('decideHandoff', () => {
+  const at = { index: 0, offset: 0 };
+  it('hands off to the queue the policy names for the reason, else the default queue', () => {
+    const policy = DeciderPolicySchema.parse({ targets: { safety: 'queue_crisis' }, defaultTarget: 'queue_tier2' });
+    expect(decideHandoff([{ kind: 'safety', topic: 'medical', evidence: 'chest pain', ...at }], policy)).toMatchObject({
+      handoff: true,
+      reason: 'safety',
+      target: 'queue_crisis',
+      evidence: 'chest pain',
+    });
+    expect(decideHandoff([{ kind: 'human_request', evidence: 'a human', ...at }], policy).target).toBe('queue_tier2');
+  });
+
+  it('decides from signals alone, as an LLM extractor would give them', () => {
+    const signals: Signal[] = [
+      { kind: 'intent', intent: 'refund', evidence: 'refund?', index: 0, offset: 0 },
+      { kind: 'intent', intent: 'refund', evidence: 'REFUND', index: 2, offset: 0 },
+      { kind: 'frustration', evidence: 'REFUND', index: 2, offset: 0 },
+    ];
+    expect(decideHandoff(signals).reason).toBe('frustration_and_loop');
+    expect(decideHandoff(signals.slice(0, 2)).handoff).toBe(false);
+    expect(decideHandoff([]).handoff).toBe(false);
+  });
+
+  it('lets a later refusal cancel a request, and a later request override a refusal', () => {
+    const request = { kind: 'human_request' as const, evidence: 'a human', index: 0, offset: 0 };
+    const refusal = { kind: 'human_declined' as const, evidence: 'no human', index: 0, offset: 10 };
+    expect(decideHandoff([request, refusal]).handoff).toBe(false);
+    expect(decideHandoff([refusal, { ...request, offset: 20 }]).reason).toBe('customer_request');
+  });
+
+  it('orders every decider reason exactly once', () => {
+    expect([...HARD_TRIGGERS, ...SOFT_TRIGGERS].sort()).toEqual([...DECIDER_REASONS].sort());
+  });
+
+  it('has a fixed safety response that points to emergency services', () => {
+    expect(SAFETY_RESPONSE).toMatch(/emergency/);
+  });
+});
+
+describe('DeciderPolicySchema', () => {
+  it('parses {} with defaults, snake_case keys, and refuses unknown fields', () => {
+    expect(DeciderPolicySchema.parse({})).toMatchObject({
+      autonomousLimit: null,
+      amountArgument: 'amount',
+      toolFailureLimit: 3,
+      loopLimit: 3,
+    });
+    expect(DeciderPolicySchema.parse({ autonomous_limit: 50, tool_failure_limit: 2 })).toMatchObject({
+      autonomousLimit: 50,
+      toolFailureLimit: 2,
+    });
+    expect(DeciderPolicySchema.safeParse({ autonomusLimit: 50 }).success).toBe(false);
+    expect(DeciderPolicySchema.safeParse({ targets: { not_a_reason: 'q' } }).success).toBe(false);
+  });
+});
