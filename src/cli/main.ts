@@ -48,6 +48,16 @@ program
   });
 
 program
+  .command('decide')
+  .description('run the hand-off decider on each conversation read as JSON lines on stdin (see README)')
+  .option('--jsonl', 'read one conversation per line on stdin, write one decision per line on stdout')
+  .action(async (opts: { jsonl?: boolean }) => {
+    if (!opts.jsonl) throw new InvalidArgumentError('decide reads JSON lines: pass --jsonl and pipe conversations on stdin.');
+    const { runDecide } = await import('./decide-command.js');
+    await runDecide(process.stdin, process.stdout);
+  });
+
+program
   .command('packet')
   .description('build the context packet of each conversation read as JSON lines on stdin (see README)')
   .option('--jsonl', 'read one conversation per line on stdin, write one packet per line on stdout')

@@ -62,7 +62,7 @@ export const EVENT_DATA = {
   }),
   /** A verdict of the hand-off decider: which signal fired, on what text. */
   'decider.evaluated': z.object({
-    phase: z.enum(['input', 'after_tool']),
+    phase: z.enum(['input', 'before_write', 'after_tool']),
     handoff: z.boolean(),
     reason: z.string().nullable(),
     target: z.string().nullable(),

@@ -32,7 +32,7 @@ export interface DeciderVerdict {
 
 /** Everything the harness consulted or did in one step, for the trajectory. */
 export type StepRecord =
-  | { type: 'decider'; phase: 'input' | 'after_tool'; verdict: DeciderVerdict }
+  | { type: 'decider'; phase: 'input' | 'before_write' | 'after_tool'; verdict: DeciderVerdict }
   | { type: 'model'; content: string | null; toolCalls: ToolCall[]; usage: TokenUsage }
   | { type: 'model_failed'; kind: string; message: string }
   | { type: 'tool'; call: ToolCall; outcome: ToolOutcome }
@@ -128,13 +128,36 @@ export async function runTurn(agent: AgentConfig, input: TurnInput, deps: Harnes
       message: verdict.response ?? null,
     });
   };
-  const consultDecider = async (phase: 'input' | 'after_tool') => {
-    const verdict = await deps.decide(transcript);
+  const consultDecider = async (phase: 'input' | 'before_write' | 'after_tool', items: readonly TranscriptItem[] = transcript) => {
+    const verdict = await deps.decide(items);
     steps.push({ type: 'decider', phase, verdict });
     return verdict;
   };
+  // A write whose amount is above the autonomous limit goes to a person before it runs: the
+  // decider sees the proposed call as if it were in the log, and only value_threshold counts here.
+  const beforeWrite = async (call: ToolCall): Promise<TurnResult | null> => {
+    if (tools.get(call.name)?.kind !== 'write') return null;
+    let args: unknown;
+    try {
+      args = JSON.parse(call.arguments || '{}');
+    } catch {
+      return null;
+    }
+    if (typeof args !== 'object' || args === null || Array.isArray(args)) return null;
+    const proposed: TranscriptItem = {
+      role: 'tool',
+      name: call.name,
+      arguments: args as Record<string, unknown>,
+      ok: true,
+      output: '(proposed, not executed)',
+    };
+    const verdict = await consultDecider('before_write', [...transcript, proposed]);
+    return verdict.handoff && verdict.reason === 'value_threshold' ? fromDecider(verdict) : null;
+  };
 
   const execute = async (call: ToolCall, approved?: boolean): Promise<TurnResult | null> => {
+    const stop = await beforeWrite(call);
+    if (stop) return stop;
     const outcome = await executeToolCall(call, {
       conversationId: input.conversation.id,
       tools,
