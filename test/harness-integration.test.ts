@@ -3,15 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  buildContextPacket,
-  DeciderPolicySchema,
-  redactText,
-  SAFETY_RESPONSE,
-  type AgentId,
-  type QueueId,
-  type StaffId,
-} from '../src/core/index.js';
+import { DeciderPolicySchema, SAFETY_RESPONSE, type AgentId, type QueueId, type StaffId } from '../src/core/index.js';
 import type { AgentConfig } from '../src/runtime/agent-config.js';
 import { createAgentRunner } from '../src/runtime/agent-runner.js';
 import { harnessDecider } from '../src/runtime/harness-decider.js';
@@ -76,8 +68,6 @@ async function setup(steps: ScriptedStep[]) {
     agents: new Map<AgentId, AgentConfig>([[TEST_AGENT, agent]]),
     policyFor: () => policy,
     decide: harnessDecider(DeciderPolicySchema.parse({ autonomousLimit: 50, toolFailureLimit: 2, defaultTarget: queue })),
-    buildPacket: (input) => buildContextPacket(input),
-    redact: (text) => redactText(text).text,
     clock: fixedClock(),
   });
   return { gateway, runner, policy };

@@ -7,7 +7,8 @@ import { gatewayFor, TEST_AGENT } from '../testing/gateway-fixture.js';
 import { scriptedPolicy, type ScriptedStep } from '../testing/scripted-policy.js';
 import type { AgentConfig } from './agent-config.js';
 import type { DeciderVerdict } from './agent-loop.js';
-import { createAgentRunner, type PacketInput } from './agent-runner.js';
+import type { ContextPacketInput } from '../core/index.js';
+import { createAgentRunner } from './agent-runner.js';
 import { defineTool } from './tool.js';
 
 const queue = 'queue_billing' as QueueId;
@@ -41,7 +42,7 @@ function setup(
   const gateway = gatewayFor(store, {
     policy: { maxHandoffs: 3, pingPong: 'return_to_previous_human', agentEdges: { [TEST_AGENT]: [specialist] }, maxAgentTransfers: 2 },
   });
-  const packets: PacketInput[] = [];
+  const packets: ContextPacketInput[] = [];
   const runner = createAgentRunner({
     gateway,
     agents: new Map([
@@ -52,7 +53,7 @@ function setup(
     decide: quiet,
     buildPacket: (input) => {
       packets.push(input);
-      return { reason: input.decision.reason, summary: input.summary };
+      return { reason: input.decision?.reason, summary: input.summary };
     },
     redact: (text) => text.replace(/\d{4} \d{4} \d{4} (\d{4})/g, '[card ••••$1]'),
     clock: fixedClock(),

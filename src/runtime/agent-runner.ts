@@ -1,17 +1,20 @@
-import type { AgentId, ConversationId, HandoffReason, Policy, RecordEventDraft, ToolCall, TranscriptItem } from '../core/index.js';
-import type { Clock } from '../core/index.js';
+import {
+  buildContextPacket,
+  redactText,
+  type AgentId,
+  type Clock,
+  type ContextPacketInput,
+  type ConversationId,
+  type HandoffReason,
+  type Policy,
+  type RecordEventDraft,
+  type ToolCall,
+  type TranscriptItem,
+} from '../core/index.js';
 import type { AgentConfig } from './agent-config.js';
 import { runTurn, type DeciderVerdict, type StepRecord, type TurnResult } from './agent-loop.js';
 import type { Gateway } from './gateway.js';
 import { spentFromLog, transcriptFromLog } from './transcript-from-log.js';
-
-/** What the packet builder is given when a conversation goes to a human. */
-export interface PacketInput {
-  items: TranscriptItem[];
-  decision: { reason: HandoffReason; evidence: string | null };
-  summary: string | null;
-  transcriptRef: string;
-}
 
 /** Options of {@link createAgentRunner}. */
 export interface AgentRunnerOptions {
@@ -19,10 +22,10 @@ export interface AgentRunnerOptions {
   agents: ReadonlyMap<AgentId, AgentConfig>;
   policyFor: (agent: AgentConfig) => Policy;
   decide: (items: readonly TranscriptItem[]) => DeciderVerdict | Promise<DeciderVerdict>;
-  /** Builds the redacted context packet for whoever takes over. */
-  buildPacket: (input: PacketInput) => Record<string, unknown>;
-  /** Redacts a tool's output before it is stored in the log. */
-  redact: (text: string) => string;
+  /** Builds the redacted context packet for whoever takes over (`buildContextPacket` by default). */
+  buildPacket?: (input: ContextPacketInput) => Record<string, unknown>;
+  /** Redacts a tool's output before it is stored in the log (`redactText` by default). */
+  redact?: (text: string) => string;
   clock: Clock;
 }
 
@@ -50,6 +53,8 @@ export type RunnerOutcome =
  */
 export function createAgentRunner(options: AgentRunnerOptions) {
   const { gateway } = options;
+  const buildPacket = options.buildPacket ?? buildContextPacket;
+  const redact = options.redact ?? ((text: string) => redactText(text).text);
 
   function records(agent: AgentId, before: number, result: TurnResult): RecordEventDraft[] {
     const drafts: RecordEventDraft[] = [];
@@ -57,7 +62,7 @@ export function createAgentRunner(options: AgentRunnerOptions) {
       if (item.role !== 'tool') continue;
       drafts.push({
         type: 'tool.called',
-        data: { agent, name: item.name, arguments: item.arguments, ok: item.ok, output: options.redact(item.output) },
+        data: { agent, name: item.name, arguments: item.arguments, ok: item.ok, output: redact(item.output) },
       });
     }
     for (const step of result.steps as StepRecord[]) {
@@ -124,7 +129,7 @@ export function createAgentRunner(options: AgentRunnerOptions) {
       // The next agent gets the transcript and the summary, and answers now.
       return turn(conversationId, result.target.id, `(Hand-over note from ${agentId}: ${result.summary})`);
     }
-    const packet = options.buildPacket({
+    const packet = buildPacket({
       items: result.transcript,
       decision: { reason: result.reason, evidence: result.evidence },
       summary: result.summary,
