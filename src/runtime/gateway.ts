@@ -67,6 +67,18 @@ export function createGateway(options: GatewayOptions) {
   const toEvents = (conversationId: ConversationId, drafts: TransitionEventDraft[], at: string): NewEvent[] =>
     drafts.map((d) => ({ ...envelope(conversationId, at), ...d }) as NewEvent);
 
+  /** A message as stored: inbound ones carry the customer's idempotency key. */
+  const newMessage = (conversationId: ConversationId, sender: Message['sender'], text: string, idempotencyKey: string | null): Message => ({
+    schemaVersion: SCHEMA_VERSION,
+    id: ids.message(),
+    conversationId,
+    direction: sender.type === 'customer' ? 'inbound' : 'outbound',
+    sender,
+    text,
+    idempotencyKey,
+    at: isoAt(clock),
+  });
+
   /**
    * Decide against the conversation as last seen, compare-and-set on its version; on a lost
    * race, load and decide again. `basis`, when given, is the caller's copy (e.g. the one its
@@ -120,17 +132,7 @@ export function createGateway(options: GatewayOptions) {
     async receive(conversationId: ConversationId, input: { text: string; idempotencyKey: string }): Promise<ReceiveOutcome> {
       const conversation = await store.getConversation(conversationId);
       if (!conversation) return notFound(conversationId);
-      const at = isoAt(clock);
-      const message: Message = {
-        schemaVersion: SCHEMA_VERSION,
-        id: ids.message(),
-        conversationId,
-        direction: 'inbound',
-        sender: { type: 'customer' },
-        text: input.text,
-        idempotencyKey: input.idempotencyKey,
-        at,
-      };
+      const message = newMessage(conversationId, { type: 'customer' }, input.text, input.idempotencyKey);
       const result = await store.appendInbound(message, ids.event());
       if (!result.ok) return notFound(conversationId);
       return { ok: true, message: result.message, duplicate: result.duplicate, conversation };
@@ -141,17 +143,7 @@ export function createGateway(options: GatewayOptions) {
      * while a human took over is suppressed and logged (`message.suppressed`), never delivered.
      */
     async send(conversationId: ConversationId, sender: Sender, text: string): Promise<SendOutcome> {
-      const at = isoAt(clock);
-      const message: Message = {
-        schemaVersion: SCHEMA_VERSION,
-        id: ids.message(),
-        conversationId,
-        direction: 'outbound',
-        sender,
-        text,
-        idempotencyKey: null,
-        at,
-      };
+      const message = newMessage(conversationId, sender, text, null);
       const result = await store.appendOutbound(message, ids.event());
       if (!result.ok) return notFound(conversationId);
       if (result.delivered) return { ok: true, delivered: true, message: result.message };
