@@ -14,9 +14,17 @@ export interface AgentBudget {
   maxTokens: number;
   /** Wall time of one turn (ms); the model call in flight is aborted when it passes. */
   maxTurnMs: number;
+  /** Wall time the agent may spend over the whole conversation (ms). */
+  maxConversationMs: number;
 }
 
-export const DEFAULT_BUDGET: AgentBudget = { maxSteps: 12, maxModelCalls: 200, maxTokens: 400_000, maxTurnMs: 120_000 };
+export const DEFAULT_BUDGET: AgentBudget = {
+  maxSteps: 12,
+  maxModelCalls: 200,
+  maxTokens: 400_000,
+  maxTurnMs: 120_000,
+  maxConversationMs: 30 * 60_000,
+};
 
 /** One support agent: what it is told, what it may call, where it may hand off. */
 export interface AgentConfig {

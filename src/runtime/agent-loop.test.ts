@@ -219,16 +219,44 @@ describe('the agent loop', () => {
     const box = toolbox();
     const result = await runTurn(
       agent(box.tools, { budget: { maxModelCalls: 5 } }),
-      { conversation: conversation(), transcript: [customer('hi')], spent: { modelCalls: 5, tokens: 0 } },
+      { conversation: conversation(), transcript: [customer('hi')], spent: { modelCalls: 5, tokens: 0, wallMs: 0 } },
       { policy: scriptedPolicy([{ reply: 'never asked' }]), decide: neverHandOff, clock: fixedClock() },
     );
     expect(result).toMatchObject({ type: 'handoff', reason: 'budget_exhausted' });
     const tokens = await runTurn(
       agent(box.tools, { budget: { maxTokens: 100 } }),
-      { conversation: conversation(), transcript: [customer('hi')], spent: { modelCalls: 0, tokens: 100 } },
+      { conversation: conversation(), transcript: [customer('hi')], spent: { modelCalls: 0, tokens: 100, wallMs: 0 } },
       { policy: scriptedPolicy([{ reply: 'never asked' }]), decide: neverHandOff, clock: fixedClock() },
     );
     expect(tokens).toMatchObject({ type: 'handoff', reason: 'budget_exhausted' });
+    const time = await runTurn(
+      agent(box.tools, { budget: { maxConversationMs: 60_000 } }),
+      { conversation: conversation(), transcript: [customer('hi')], spent: { modelCalls: 0, tokens: 0, wallMs: 60_000 } },
+      { policy: scriptedPolicy([{ reply: 'never asked' }]), decide: neverHandOff, clock: fixedClock() },
+    );
+    expect(time).toMatchObject({
+      type: 'handoff',
+      reason: 'budget_exhausted',
+      evidence: expect.stringMatching(/conversation 60000 ms of 60000/),
+    });
+  });
+
+  it('a turn that runs out of wall time ends in a hand-off, and reports the time it spent', async () => {
+    const clock = fixedClock(Date.UTC(2026, 0, 1), 400);
+    const box = toolbox();
+    const result = await runTurn(
+      agent(box.tools, { budget: { maxTurnMs: 1000 } }),
+      { conversation: conversation(), transcript: [customer('hi')] },
+      {
+        policy: scriptedPolicy([{ toolCalls: [{ name: 'get_charges', arguments: { customer_id: 'c1' } }] }], {
+          whenExhausted: 'repeat_last',
+        }),
+        decide: neverHandOff,
+        clock,
+      },
+    );
+    expect(result).toMatchObject({ type: 'handoff', reason: 'budget_exhausted', evidence: expect.stringMatching(/turn \d+ ms of 1000/) });
+    expect(result.spent.wallMs).toBeGreaterThanOrEqual(1000);
   });
 
   it('sends a holding message and hands off when the provider is down', async () => {

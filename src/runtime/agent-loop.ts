@@ -42,6 +42,8 @@ export type StepRecord =
 export interface Spent {
   modelCalls: number;
   tokens: number;
+  /** Wall time of the agent's turns (ms). */
+  wallMs: number;
 }
 
 export interface TurnInput {
@@ -101,10 +103,13 @@ export async function runTurn(agent: AgentConfig, input: TurnInput, deps: Harnes
   const sandbox = { ...DEFAULT_SANDBOX, ...agent.sandbox };
   const transcript = [...input.transcript];
   const steps: StepRecord[] = [];
-  const spent = { ...(input.spent ?? { modelCalls: 0, tokens: 0 }) };
+  const turnStart = deps.clock.now();
+  const before: Spent = input.spent ?? { modelCalls: 0, tokens: 0, wallMs: 0 };
+  const spent = { modelCalls: before.modelCalls, tokens: before.tokens };
   const tools = new Map<string, Tool>(agent.tools.map((t) => [t.name, t]));
   const specs = [...agent.tools.map(toolSpec), ...handoffToolSpecs(agent.handoff, agent.tau2TransferAlias ?? false)];
-  const common = () => ({ transcript, steps, spent });
+  const elapsed = () => deps.clock.now() - turnStart;
+  const common = () => ({ transcript, steps, spent: { ...spent, wallMs: before.wallMs + elapsed() } });
 
   const handoff = (
     reason: HandoffReason,
@@ -198,7 +203,6 @@ export async function runTurn(agent: AgentConfig, input: TurnInput, deps: Harnes
     }
   }
 
-  const started = deps.clock.now();
   for (let step = 0; step < budget.maxSteps; step += 1) {
     if (spent.modelCalls >= budget.maxModelCalls || spent.tokens >= budget.maxTokens) {
       return handoff('budget_exhausted', 'harness', {
@@ -206,9 +210,13 @@ export async function runTurn(agent: AgentConfig, input: TurnInput, deps: Harnes
         evidence: `spent ${spent.modelCalls} model calls, ${spent.tokens} tokens`,
       });
     }
-    const remaining = budget.maxTurnMs - (deps.clock.now() - started);
-    if (remaining <= 0)
-      return handoff('budget_exhausted', 'harness', { message: HOLDING_MESSAGE, evidence: `turn exceeded ${budget.maxTurnMs} ms` });
+    const remaining = Math.min(budget.maxTurnMs - elapsed(), budget.maxConversationMs - before.wallMs - elapsed());
+    if (remaining <= 0) {
+      return handoff('budget_exhausted', 'harness', {
+        message: HOLDING_MESSAGE,
+        evidence: `time budget spent (turn ${elapsed()} ms of ${budget.maxTurnMs}; conversation ${before.wallMs + elapsed()} ms of ${budget.maxConversationMs})`,
+      });
+    }
 
     spent.modelCalls += 1;
     const response = await deps.policy.next({

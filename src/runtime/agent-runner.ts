@@ -107,6 +107,7 @@ export function createAgentRunner(options: AgentRunnerOptions) {
           outcome: result.type,
           modelCalls: result.spent.modelCalls - spentBefore.modelCalls,
           tokens: result.spent.tokens - spentBefore.tokens,
+          wallMs: result.spent.wallMs - spentBefore.wallMs,
         },
       },
     ]);

@@ -23,13 +23,13 @@ export function transcriptFromLog(events: readonly StoredEvent[]): TranscriptIte
 }
 
 /** What the conversation's agent turns have spent so far. */
-export function spentFromLog(events: readonly StoredEvent[]): { modelCalls: number; tokens: number } {
-  let modelCalls = 0;
-  let tokens = 0;
+export function spentFromLog(events: readonly StoredEvent[]): { modelCalls: number; tokens: number; wallMs: number } {
+  const spent = { modelCalls: 0, tokens: 0, wallMs: 0 };
   for (const event of events) {
     if (event.type !== 'turn.completed') continue;
-    modelCalls += event.data.modelCalls;
-    tokens += event.data.tokens;
+    spent.modelCalls += event.data.modelCalls;
+    spent.tokens += event.data.tokens;
+    spent.wallMs += event.data.wallMs;
   }
-  return { modelCalls, tokens };
+  return spent;
 }
