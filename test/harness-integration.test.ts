@@ -144,6 +144,27 @@ describe('the runtime end to end on SQLite', () => {
     expect(JSON.stringify(packet)).toMatch(/"status":"failed","tool":"billing_api"/);
   });
 
+  it('after a human hands back, what they dealt with does not hand the conversation off again', async () => {
+    const { gateway, runner } = await setup([{ reply: 'Here are your charges.' }]);
+    const c = await gateway.open();
+    expect(await runner.handleCustomerMessage(c.id, { text: 'get me your supervisor', idempotencyKey: '1' })).toMatchObject({
+      type: 'handoff',
+      reason: 'customer_request',
+    });
+    const ana = 'staff_ana' as StaffId;
+    expect(await gateway.claimNext(queue, ana)).toMatchObject({ ok: true });
+    await gateway.send(c.id, { type: 'human', id: ana }, 'Hi, Ana here. I sorted that out; handing you back for the rest.');
+    await gateway.handBack(c.id, { staff: ana, notes: 'explained the policy' });
+    expect(await runner.handleCustomerMessage(c.id, { text: 'thanks, now show me my charges', idempotencyKey: '2' })).toMatchObject({
+      type: 'reply',
+      text: 'Here are your charges.',
+    });
+    // A new request for a person after the hand-back still counts.
+    expect(await runner.handleCustomerMessage(c.id, { text: 'actually, let me talk to a human again', idempotencyKey: '3' })).toMatchObject(
+      { type: 'handoff', reason: 'customer_request' },
+    );
+  });
+
   it('a constraint from hand-back is enforced on the next agent turn', async () => {
     refunds.length = 0;
     const { gateway, runner } = await setup([

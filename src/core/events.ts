@@ -74,7 +74,7 @@ export const EVENT_DATA = {
     outcome: z.enum(['reply', 'handoff', 'needs_approval']),
     modelCalls: z.number().int().nonnegative(),
     tokens: z.number().int().nonnegative(),
-    wallMs: z.number().nonnegative(),
+    wallMs: z.number().nonnegative().default(0),
   }),
   /** The context packet for whoever takes over, built from the tool log and redacted. */
   'packet.built': z.object({ packet: z.record(z.string(), z.unknown()) }),

@@ -30,9 +30,12 @@ export interface DeciderVerdict {
   response?: string | null;
 }
 
+/** When the harness consults the decider. */
+export type DeciderPhase = 'input' | 'before_write' | 'after_tool';
+
 /** Everything the harness consulted or did in one step, for the trajectory. */
 export type StepRecord =
-  | { type: 'decider'; phase: 'input' | 'before_write' | 'after_tool'; verdict: DeciderVerdict }
+  | { type: 'decider'; phase: DeciderPhase; verdict: DeciderVerdict }
   | { type: 'model'; content: string | null; toolCalls: ToolCall[]; usage: TokenUsage }
   | { type: 'model_failed'; kind: string; message: string }
   | { type: 'tool'; call: ToolCall; outcome: ToolOutcome }
@@ -51,14 +54,21 @@ export interface TurnInput {
   /** The conversation so far, ending with the customer's new message. */
   transcript: readonly TranscriptItem[];
   spent?: Spent;
+  /** Where the decider's view starts: the first item since the agent last took the conversation over. */
+  deciderFrom?: number;
   /** Resumes a turn that ended in `needs_approval`, with the human's decision on that call. */
   resume?: { call: ToolCall; approved: boolean };
 }
 
 export interface HarnessDeps {
   policy: Policy;
-  /** The hand-off decider (deterministic by default), run before any model call and after every tool. */
-  decide: (items: readonly TranscriptItem[]) => DeciderVerdict | Promise<DeciderVerdict>;
+  /**
+   * The hand-off decider (see `harnessDecider`): run on the customer's turn before any model call,
+   * on every proposed write before it runs, and after every tool call. It sees the conversation
+   * since the agent last took it over (`deciderFrom`), so what a human already dealt with does
+   * not fire again.
+   */
+  decide: (items: readonly TranscriptItem[], context: { phase: DeciderPhase }) => DeciderVerdict | Promise<DeciderVerdict>;
   clock: Clock;
 }
 
@@ -133,8 +143,8 @@ export async function runTurn(agent: AgentConfig, input: TurnInput, deps: Harnes
       message: verdict.response ?? null,
     });
   };
-  const consultDecider = async (phase: 'input' | 'before_write' | 'after_tool', items: readonly TranscriptItem[] = transcript) => {
-    const verdict = await deps.decide(items);
+  const consultDecider = async (phase: DeciderPhase, extra: readonly TranscriptItem[] = []) => {
+    const verdict = await deps.decide([...transcript.slice(input.deciderFrom ?? 0), ...extra], { phase });
     steps.push({ type: 'decider', phase, verdict });
     return verdict;
   };
@@ -156,7 +166,7 @@ export async function runTurn(agent: AgentConfig, input: TurnInput, deps: Harnes
       ok: true,
       output: '(proposed, not executed)',
     };
-    const verdict = await consultDecider('before_write', [...transcript, proposed]);
+    const verdict = await consultDecider('before_write', [proposed]);
     return verdict.handoff && verdict.reason === 'value_threshold' ? fromDecider(verdict) : null;
   };
 

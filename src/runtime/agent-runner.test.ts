@@ -8,7 +8,7 @@ import { scriptedPolicy, type ScriptedStep } from '../testing/scripted-policy.js
 import type { AgentConfig } from './agent-config.js';
 import type { DeciderVerdict } from './agent-loop.js';
 import type { ContextPacketInput } from '../core/index.js';
-import { createAgentRunner } from './agent-runner.js';
+import { createAgentRunner, TRANSFER_NOTICE } from './agent-runner.js';
 import { defineTool } from './tool.js';
 
 const queue = 'queue_billing' as QueueId;
@@ -139,7 +139,9 @@ describe('the agent runner: gateway and harness together', () => {
     expect(packets[0]!.items.at(0)).toEqual({ role: 'customer', text: 'I want to file a formal complaint' });
     const read = await gateway.read(c.id);
     expect(read!.conversation).toMatchObject({ state: 'QUEUED', owner: { type: 'queue', id: queue }, handoffCount: 1 });
-    expect(read!.events.map((e) => e.type).slice(-3)).toEqual(['handoff.requested', 'packet.built', 'conversation.queued']);
+    expect(read!.events.map((e) => e.type).slice(-4)).toEqual(['handoff.requested', 'packet.built', 'conversation.queued', 'message.sent']);
+    // The notice comes from the system: the agent no longer owns the conversation.
+    expect(read!.messages.at(-1)).toMatchObject({ sender: { type: 'system' }, text: TRANSFER_NOTICE });
   });
 
   it('an agent-to-agent transfer hands over the transcript and the summary, and the next agent answers', async () => {
@@ -164,6 +166,19 @@ describe('the agent runner: gateway and harness together', () => {
     expect(seen).toContain('refund my duplicate');
     expect(seen.some((t) => t?.includes('duplicate charge ch_1'))).toBe(true);
     expect((await gateway.read(c.id))!.conversation).toMatchObject({ owner: { type: 'agent', id: specialist }, agentTransferCount: 1 });
+  });
+
+  it('refuses, before anything runs, an agent configured with edges the ownership policy lacks', () => {
+    const store = new MemoryStore();
+    expect(() =>
+      createAgentRunner({
+        gateway: gatewayFor(store),
+        agents: new Map([[TEST_AGENT, agentConfig(TEST_AGENT)]]),
+        policyFor: () => scriptedPolicy([]),
+        decide: quiet,
+        clock: fixedClock(),
+      }),
+    ).toThrow(/agent_refunds.*agentEdges/);
   });
 
   it('the budget of model calls spans the conversation, not one turn', async () => {

@@ -6,22 +6,26 @@ import {
   type ContextPacketInput,
   type ConversationId,
   type HandoffReason,
+  type HandoffTarget,
   type Policy,
   type RecordEventDraft,
   type ToolCall,
-  type TranscriptItem,
 } from '../core/index.js';
 import type { AgentConfig } from './agent-config.js';
-import { runTurn, type DeciderVerdict, type StepRecord, type TurnResult } from './agent-loop.js';
+import { runTurn, type HarnessDeps, type StepRecord, type TurnResult } from './agent-loop.js';
 import type { Gateway } from './gateway.js';
-import { spentFromLog, transcriptFromLog } from './transcript-from-log.js';
+import { agentWindowStart, spentFromLog, transcriptFromLog } from './transcript-from-log.js';
+
+/** What the customer is told, by the system, when their conversation starts waiting for a person. */
+export const TRANSFER_NOTICE =
+  "I'm passing you to a colleague now. They will see our whole conversation, so you won't need to repeat anything.";
 
 /** Options of {@link createAgentRunner}. */
 export interface AgentRunnerOptions {
   gateway: Gateway;
   agents: ReadonlyMap<AgentId, AgentConfig>;
   policyFor: (agent: AgentConfig) => Policy;
-  decide: (items: readonly TranscriptItem[]) => DeciderVerdict | Promise<DeciderVerdict>;
+  decide: HarnessDeps['decide'];
   /** Builds the redacted context packet for whoever takes over (`buildContextPacket` by default). */
   buildPacket?: (input: ContextPacketInput) => Record<string, unknown>;
   /** Redacts a tool's output before it is stored in the log (`redactText` by default). */
@@ -53,6 +57,19 @@ export type RunnerOutcome =
  */
 export function createAgentRunner(options: AgentRunnerOptions) {
   const { gateway } = options;
+  // One source of truth for agent-to-agent edges and their cap: the ownership policy. An agent
+  // configured with an edge the policy lacks would have every such transfer refused.
+  const agents = new Map<AgentId, AgentConfig>();
+  for (const [id, agent] of options.agents) {
+    const allowed = gateway.policy.agentEdges[id] ?? [];
+    const missing = agent.handoff.agents.filter((a) => !allowed.includes(a));
+    if (missing.length > 0) {
+      throw new Error(
+        `agent ${id} may hand off to ${missing.join(', ')}, but the ownership policy's agentEdges do not allow it: add the edges or remove them from the agent`,
+      );
+    }
+    agents.set(id, { ...agent, maxAgentTransfers: gateway.policy.maxAgentTransfers });
+  }
   const buildPacket = options.buildPacket ?? buildContextPacket;
   const redact = options.redact ?? ((text: string) => redactText(text).text);
 
@@ -87,7 +104,7 @@ export function createAgentRunner(options: AgentRunnerOptions) {
     const { conversation, events } = read;
     if (conversation.state !== 'AGENT_ACTIVE' || conversation.owner.type !== 'agent')
       return { type: 'not_agent', state: conversation.state };
-    const agent = options.agents.get(agentId);
+    const agent = agents.get(agentId);
     if (!agent) throw new Error(`no agent is configured as ${agentId}`);
     const transcript = transcriptFromLog(events);
     if (note) transcript.push({ role: 'agent', text: note });
@@ -95,7 +112,7 @@ export function createAgentRunner(options: AgentRunnerOptions) {
     const spentBefore = spentFromLog(events);
     const result = await runTurn(
       agent,
-      { conversation, transcript, spent: spentBefore, ...(resume ? { resume } : {}) },
+      { conversation, transcript, spent: spentBefore, deciderFrom: agentWindowStart(events), ...(resume ? { resume } : {}) },
       { policy: options.policyFor(agent), decide: options.decide, clock: options.clock },
     );
     await gateway.record(conversationId, [
@@ -118,17 +135,25 @@ export function createAgentRunner(options: AgentRunnerOptions) {
     }
     if (result.type === 'needs_approval') return { type: 'needs_approval', call: result.call, why: result.why };
 
-    if (result.message) await gateway.send(conversationId, me, result.message);
-    const moved = await gateway.transfer(
-      conversationId,
-      { agent: agentId, target: result.target, reason: result.reason, summary: result.summary },
-      conversation,
-    );
-    const outcome = { type: 'handoff' as const, reason: result.reason, target: result.target.id, evidence: result.evidence };
+    // A safety response is urgent: the agent sends it while it still owns the conversation.
+    // Other notices come from the system once the conversation waits for a person.
+    const urgent = result.reason === 'safety' && result.message !== null;
+    if (urgent) await gateway.send(conversationId, me, result.message!);
+    const transfer = (target: HandoffTarget) =>
+      gateway.transfer(conversationId, { agent: agentId, target, reason: result.reason, summary: result.summary }, conversation);
+    let target = result.target;
+    let moved = await transfer(target);
+    if (!moved.ok && target.type === 'agent' && ['edge_not_allowed', 'transfer_cap'].includes(moved.rejection.code)) {
+      // The ownership rules refuse this agent edge: a person takes over, whatever the model wanted.
+      target = { type: 'queue', id: agent.defaultQueue };
+      moved = await transfer(target);
+    }
+    const outcome = { type: 'handoff' as const, reason: result.reason, target: target.id, evidence: result.evidence };
+    // Refused otherwise: someone else (a human) owns the conversation now; there is nothing to hand off.
     if (!moved.ok) return { ...outcome, packet: null, applied: false };
-    if (result.target.type === 'agent') {
+    if (target.type === 'agent') {
       // The next agent gets the transcript and the summary, and answers now.
-      return turn(conversationId, result.target.id, `(Hand-over note from ${agentId}: ${result.summary})`);
+      return turn(conversationId, target.id, `(Hand-over note from ${agentId}: ${result.summary})`);
     }
     const packet = buildPacket({
       items: result.transcript,
@@ -137,7 +162,10 @@ export function createAgentRunner(options: AgentRunnerOptions) {
       transcriptRef: conversationId,
     });
     await gateway.record(conversationId, [{ type: 'packet.built', data: { packet } }]);
-    if (moved.conversation.state === 'HANDOFF_PENDING') await gateway.enqueue(conversationId, result.target.id, moved.conversation);
+    if (moved.conversation.state === 'HANDOFF_PENDING') {
+      await gateway.enqueue(conversationId, target.id, moved.conversation);
+      if (!urgent) await gateway.send(conversationId, { type: 'system' }, result.message ?? TRANSFER_NOTICE);
+    }
     return { ...outcome, packet, applied: true };
   }
 

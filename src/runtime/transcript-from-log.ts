@@ -22,6 +22,21 @@ export function transcriptFromLog(events: readonly StoredEvent[]): TranscriptIte
   return items;
 }
 
+/**
+ * The index, in `transcriptFromLog(events)`, of the first item since an agent last took the
+ * conversation over (a hand-back, or a transfer from another agent): the decider looks no further
+ * back, so a request a human already answered does not hand the conversation off again.
+ */
+export function agentWindowStart(events: readonly StoredEvent[]): number {
+  let start = 0;
+  events.forEach((event, i) => {
+    const handedBack = event.type === 'conversation.handed_back';
+    const transferred = event.type === 'handoff.requested' && event.data.route === 'agent';
+    if (handedBack || transferred) start = transcriptFromLog(events.slice(0, i)).length;
+  });
+  return start;
+}
+
 /** What the conversation's agent turns have spent so far. */
 export function spentFromLog(events: readonly StoredEvent[]): { modelCalls: number; tokens: number; wallMs: number } {
   const spent = { modelCalls: 0, tokens: 0, wallMs: 0 };
