@@ -48,6 +48,18 @@ describe('gateway', () => {
     expect((await store.getConversation(opened.id))?.owner).toEqual({ type: 'human', id: ana });
   });
 
+  it('a refusal decided on a stale basis is decided again on the current conversation', async () => {
+    const store = countingStore();
+    const gateway = gatewayFor(store);
+    const opened = await gateway.open();
+    const claimed = await gateway.claim(opened.id, ana);
+    if (!claimed.ok) throw new Error('claim failed');
+    await gateway.handBack(opened.id, { staff: ana });
+    // The copy says Ana owns it, so on the copy Ben's claim would be refused; it is the agent's now.
+    const result = await gateway.claim(opened.id, ben, claimed.conversation);
+    expect(result).toMatchObject({ ok: true, conversation: { owner: { type: 'human', id: ben } } });
+  });
+
   it('a basis of another conversation is ignored', async () => {
     const store = countingStore();
     const gateway = gatewayFor(store);

@@ -87,11 +87,14 @@ export function createGateway(options: GatewayOptions) {
   async function command(conversationId: ConversationId, cmd: Command, basis?: Conversation): Promise<CommandOutcome> {
     let known = basis?.id === conversationId ? basis : undefined;
     for (let attempt = 0; attempt <= maxRetries; attempt += 1) {
+      const fromCaller = known !== undefined && known === basis;
       const current = known ?? (await store.getConversation(conversationId));
       known = undefined;
       if (!current) return notFound(conversationId);
       const at = isoAt(clock);
       const planned = plan(current, cmd, policy, at);
+      // A refusal decided on the caller's copy may only mean the copy is stale: read, decide again.
+      if (!planned.ok && fromCaller) continue;
       if (!planned.ok) return planned;
       const result = await store.transition({
         conversationId,

@@ -16,6 +16,11 @@ describe('output guardrails', () => {
     ['I have not issued a refund yet.', [], false],
     ['I can issue a refund once you confirm.', [], false],
     ['Your reservation has been cancelled.', [refunded], true],
+    ['Your refund has been issued, not to worry.', [], true],
+    ['Your refund has been issued.', [{ role: 'tool', name: 'get_refund_policy', arguments: {}, ok: true, output: '{}' }], true],
+    ['Your refund has not been issued yet.', [], false],
+    ["I couldn't process the refund.", [], false],
+    ["Unfortunately I wasn't able to get your reservation cancelled.", [], false],
   ] as const)('unbacked claim: %s (log %#) → trips %s', (reply, log, trips) => {
     expect(unbackedClaim(reply, log as readonly TranscriptItem[]) !== null).toBe(trips);
   });

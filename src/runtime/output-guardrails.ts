@@ -1,4 +1,4 @@
-import type { TranscriptItem } from '../core/index.js';
+import { inferToolKind, type TranscriptItem } from '../core/index.js';
 
 /** A tripped output check: what it found, in which text. Returned, never thrown. */
 export interface GuardrailTrip {
@@ -25,19 +25,28 @@ const CLAIMS: Array<{ claim: RegExp; tools: RegExp }> = [
   { claim: /\b(has|have) been (exchanged|returned)\b|\b(i|we)('ve| have) (exchanged|returned)\b/i, tools: /exchange|return/i },
 ];
 
-const NEGATED = /\b(not|n't|never|unable|cannot|can't|couldn't)\b/i;
+// A negation only cancels a claim when it governs the claim itself: within the few words before
+// its verb ("has not been issued", "I couldn't process"), not anywhere in the sentence
+// ("your refund has been issued, not to worry" is still a claim).
+const NEGATED_BEFORE = /\b(not|never|unable to|cannot|can't|couldn't|won't|haven't|hasn't|didn't|wasn't|weren't)\b(?:\s+\S+){0,3}\s*$/i;
+const NEGATED_INSIDE = /\b(not|never|n't)\b/i;
 
 /**
  * No claim of an action the tool log does not show: "your refund has been issued" needs a
- * successful refund-like call in this conversation.
+ * successful refund-like write in this conversation (a lookup such as `get_refund_policy` backs
+ * nothing).
  */
 export const unbackedClaim: OutputGuardrail = (reply, transcript) => {
-  const sentences = reply.split(/(?<=[.!?])\s+/);
+  const sentences = reply.replace(/[\u2018\u2019]/g, "'").split(/(?<=[.!?])\s+/);
   for (const sentence of sentences) {
-    if (NEGATED.test(sentence)) continue;
     for (const { claim, tools } of CLAIMS) {
-      if (!claim.test(sentence)) continue;
-      const backed = transcript.some((item) => item.role === 'tool' && item.ok && tools.test(item.name));
+      const match = claim.exec(sentence);
+      if (!match) continue;
+      const before = sentence.slice(0, match.index);
+      if (NEGATED_BEFORE.test(before) || NEGATED_INSIDE.test(match[0])) continue;
+      const backed = transcript.some(
+        (item) => item.role === 'tool' && item.ok && tools.test(item.name) && inferToolKind(item.name) === 'write',
+      );
       if (!backed) return { guardrail: 'unbacked_claim', evidence: sentence.trim() };
     }
   }
