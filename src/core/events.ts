@@ -76,6 +76,14 @@ export const EVENT_DATA = {
     tokens: z.number().int().nonnegative(),
     wallMs: z.number().nonnegative().default(0),
   }),
+  /** A tool call waits for a person's approval; only this call can be resumed. */
+  'approval.requested': z.object({
+    agent: AgentIdSchema,
+    call: z.object({ id: z.string(), name: z.string(), arguments: z.string() }),
+    why: z.string(),
+  }),
+  /** A person decided on the waiting call. */
+  'approval.decided': z.object({ callId: z.string(), approved: z.boolean(), by: StaffIdSchema.nullable() }),
   /** The context packet for whoever takes over, built from the tool log and redacted. */
   'packet.built': z.object({ packet: z.record(z.string(), z.unknown()) }),
 } as const;
@@ -120,6 +128,8 @@ export const NewEventSchema = z.discriminatedUnion('type', [
   variant('tool.called'),
   variant('decider.evaluated'),
   variant('turn.completed'),
+  variant('approval.requested'),
+  variant('approval.decided'),
   variant('packet.built'),
 ]);
 export type NewEvent = z.infer<typeof NewEventSchema>;
@@ -137,6 +147,8 @@ export const RECORD_EVENT_TYPES = [
   'tool.called',
   'decider.evaluated',
   'turn.completed',
+  'approval.requested',
+  'approval.decided',
   'packet.built',
 ] as const satisfies readonly EventType[];
 export type RecordEventType = (typeof RECORD_EVENT_TYPES)[number];

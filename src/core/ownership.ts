@@ -155,6 +155,8 @@ export function evolve(conversation: Conversation | null, event: EvolvableEvent)
     case 'tool.called':
     case 'decider.evaluated':
     case 'turn.completed':
+    case 'approval.requested':
+    case 'approval.decided':
     case 'packet.built':
       return conversation;
     default: {

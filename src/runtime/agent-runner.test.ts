@@ -168,6 +168,44 @@ describe('the agent runner: gateway and harness together', () => {
     expect((await gateway.read(c.id))!.conversation).toMatchObject({ owner: { type: 'agent', id: specialist }, agentTransferCount: 1 });
   });
 
+  it('pauses for approval, and resumes only the call the log says is waiting, once', async () => {
+    const paid: number[] = [];
+    const payout = defineTool({
+      name: 'issue_credit',
+      description: 'Credit the account.',
+      kind: 'write',
+      schema: z.object({ amount: z.number() }),
+      approval: (args) => (args.amount > 100 ? 'credits above 100.00 need a supervisor' : null),
+      execute: (args) => {
+        paid.push(args.amount);
+        return 'credited';
+      },
+    });
+    const store = new MemoryStore();
+    const gateway = gatewayFor(store);
+    const policy = scriptedPolicy([{ toolCalls: [{ name: 'issue_credit', arguments: { amount: 250 } }] }, { reply: 'Credited 250.00.' }]);
+    const runner = createAgentRunner({
+      gateway,
+      agents: new Map([[TEST_AGENT, { ...agentConfig(TEST_AGENT), handoff: { queues: [queue], agents: [] }, tools: [payout] }]]),
+      policyFor: () => policy,
+      decide: quiet,
+      clock: fixedClock(),
+    });
+    const c = await gateway.open();
+    expect(await runner.resume(c.id, { approved: true })).toEqual({ type: 'no_pending_approval' });
+    expect(await runner.handleCustomerMessage(c.id, { text: 'credit me 250', idempotencyKey: '1' })).toMatchObject({
+      type: 'needs_approval',
+      why: expect.stringMatching(/supervisor/),
+    });
+    expect(paid).toEqual([]);
+    expect(await runner.resume(c.id, { approved: true, by: staff })).toEqual({ type: 'reply', delivered: true, text: 'Credited 250.00.' });
+    expect(paid).toEqual([250]);
+    expect(await runner.resume(c.id, { approved: true })).toEqual({ type: 'no_pending_approval' });
+    const types = (await gateway.read(c.id))!.events.map((e) => e.type);
+    expect(types).toContain('approval.requested');
+    expect(types).toContain('approval.decided');
+  });
+
   it('refuses, before anything runs, an agent configured with edges the ownership policy lacks', () => {
     const store = new MemoryStore();
     expect(() =>

@@ -9,6 +9,8 @@ import {
   type HandoffTarget,
   type Policy,
   type RecordEventDraft,
+  type StaffId,
+  type StoredEvent,
   type ToolCall,
 } from '../core/index.js';
 import type { AgentConfig } from './agent-config.js';
@@ -48,7 +50,18 @@ export type RunnerOutcome =
       packet: Record<string, unknown> | null;
       applied: boolean;
     }
-  | { type: 'needs_approval'; call: ToolCall; why: string };
+  | { type: 'needs_approval'; call: ToolCall; why: string }
+  | { type: 'no_pending_approval' };
+
+/** The call that waits for approval: requested in the log and not decided yet. */
+function pendingApproval(events: readonly StoredEvent[]): ToolCall | null {
+  let pending: ToolCall | null = null;
+  for (const event of events) {
+    if (event.type === 'approval.requested') pending = event.data.call;
+    if (event.type === 'approval.decided' && pending?.id === event.data.callId) pending = null;
+  }
+  return pending;
+}
 
 /**
  * Joins the gateway and the harness: stores the customer's message, runs the owning agent's turn
@@ -133,7 +146,10 @@ export function createAgentRunner(options: AgentRunnerOptions) {
       const sent = await gateway.send(conversationId, me, result.text);
       return { type: 'reply', delivered: sent.ok && sent.delivered, text: result.text };
     }
-    if (result.type === 'needs_approval') return { type: 'needs_approval', call: result.call, why: result.why };
+    if (result.type === 'needs_approval') {
+      await gateway.record(conversationId, [{ type: 'approval.requested', data: { agent: agentId, call: result.call, why: result.why } }]);
+      return { type: 'needs_approval', call: result.call, why: result.why };
+    }
 
     // A safety response is urgent: the agent sends it while it still owns the conversation.
     // Other notices come from the system once the conversation waits for a person.
@@ -180,12 +196,20 @@ export function createAgentRunner(options: AgentRunnerOptions) {
       return turn(conversationId, conversation.owner.id, null);
     },
 
-    /** Resumes a turn that waited for a human's approval of one call. */
-    async resume(conversationId: ConversationId, call: ToolCall, approved: boolean): Promise<RunnerOutcome> {
-      const conversation = await gateway.read(conversationId);
-      if (!conversation) return { type: 'not_found' };
-      if (conversation.conversation.owner.type !== 'agent') return { type: 'not_agent', state: conversation.conversation.state };
-      return turn(conversationId, conversation.conversation.owner.id, null, { call, approved });
+    /**
+     * Resumes the turn that waits for a person's approval, with their decision. Only the call the
+     * log says is waiting can be resumed, and only once.
+     */
+    async resume(conversationId: ConversationId, decision: { approved: boolean; by?: StaffId }): Promise<RunnerOutcome> {
+      const read = await gateway.read(conversationId);
+      if (!read) return { type: 'not_found' };
+      const pending = pendingApproval(read.events);
+      if (!pending) return { type: 'no_pending_approval' };
+      if (read.conversation.owner.type !== 'agent') return { type: 'not_agent', state: read.conversation.state };
+      await gateway.record(conversationId, [
+        { type: 'approval.decided', data: { callId: pending.id, approved: decision.approved, by: decision.by ?? null } },
+      ]);
+      return turn(conversationId, read.conversation.owner.id, null, { call: pending, approved: decision.approved });
     },
   };
 }
