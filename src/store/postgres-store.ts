@@ -288,12 +288,15 @@ export class PostgresStore implements Store {
   }
 
   async claimOldestQueued(queue: QueueId, planner: ClaimPlanner): Promise<TransitionResult | null> {
+    const oldest = (lock: string) =>
+      `SELECT doc FROM conversations WHERE state = 'QUEUED' AND owner_id = $1 ORDER BY queued_at, id LIMIT 1 FOR UPDATE ${lock}`;
     return this.#tx(async (client) => {
-      const { rows } = await client.query<{ doc: string }>(
-        `SELECT doc FROM conversations WHERE state = 'QUEUED' AND owner_id = $1
-         ORDER BY queued_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
-        [queue],
-      );
+      // SKIP LOCKED lets concurrent claimers take different conversations. It also skips a row
+      // that an ordinary write (a holding message, a customer message) holds for a moment, so an
+      // empty answer is checked once more by waiting for the oldest row; after the wait the row is
+      // re-read and dropped if someone else claimed it meanwhile.
+      let { rows } = await client.query<{ doc: string }>(oldest('SKIP LOCKED'), [queue]);
+      if (!rows[0]) ({ rows } = await client.query<{ doc: string }>(oldest(''), [queue]));
       if (!rows[0]) return null;
       const conversation = conversationFromDoc(rows[0].doc);
       const planned = planner(conversation);
