@@ -388,6 +388,23 @@ describe('the agent loop', () => {
     expect((tools[1] as { output: string }).output.length).toBeLessThan(1100);
   });
 
+  it('a tool call may not outlast the turn’s remaining time', async () => {
+    const box = toolbox();
+    const started = Date.now();
+    const result = await runTurn(
+      agent(box.tools, { sandbox: { timeoutMs: 10_000 }, budget: { maxTurnMs: 150 } }),
+      { conversation: conversation(), transcript: [customer('hi')] },
+      {
+        policy: scriptedPolicy([{ toolCalls: [{ name: 'slow_lookup', arguments: {} }] }], { whenExhausted: 'repeat_last' }),
+        decide: neverHandOff,
+        clock: { now: Date.now },
+      },
+    );
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(result).toMatchObject({ type: 'handoff', reason: 'budget_exhausted' });
+    expect(result.transcript.find((i) => i.role === 'tool')).toMatchObject({ ok: false, output: expect.stringMatching(/timed out/) });
+  });
+
   it('delimits tool outputs as untrusted data in the context', async () => {
     const { policy } = await turn([{ toolCalls: [{ name: 'get_charges', arguments: { customer_id: 'c1' } }] }, { reply: 'ok' }]);
     const messages = policy.requests[1]!.messages;

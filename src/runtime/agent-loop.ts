@@ -119,6 +119,7 @@ export async function runTurn(agent: AgentConfig, input: TurnInput, deps: Harnes
   const tools = new Map<string, Tool>(agent.tools.map((t) => [t.name, t]));
   const specs = [...agent.tools.map(toolSpec), ...handoffToolSpecs(agent.handoff, agent.tau2TransferAlias ?? false)];
   const elapsed = () => deps.clock.now() - turnStart;
+  const timeLeft = () => Math.min(budget.maxTurnMs - elapsed(), budget.maxConversationMs - before.wallMs - elapsed());
   const common = () => ({ transcript, steps, spent: { ...spent, wallMs: before.wallMs + elapsed() } });
 
   const handoff = (
@@ -180,7 +181,8 @@ export async function runTurn(agent: AgentConfig, input: TurnInput, deps: Harnes
       constraints: input.conversation.constraints,
       rules: agent.rules ?? [],
       findings: findingsFrom(transcript),
-      limits: sandbox,
+      // A tool call may not outlast the turn's (or the conversation's) remaining time.
+      limits: { ...sandbox, timeoutMs: Math.max(1, Math.min(sandbox.timeoutMs, timeLeft())) },
       ...(approved === undefined ? {} : { approved }),
     });
     steps.push({ type: 'tool', call, outcome });
@@ -220,7 +222,7 @@ export async function runTurn(agent: AgentConfig, input: TurnInput, deps: Harnes
         evidence: `spent ${spent.modelCalls} model calls, ${spent.tokens} tokens`,
       });
     }
-    const remaining = Math.min(budget.maxTurnMs - elapsed(), budget.maxConversationMs - before.wallMs - elapsed());
+    const remaining = timeLeft();
     if (remaining <= 0) {
       return handoff('budget_exhausted', 'harness', {
         message: HOLDING_MESSAGE,
