@@ -11,7 +11,12 @@ import { startThrowawayPostgres } from '../src/testing/throwaway-postgres.js';
 const KILLS = 50;
 
 /** Starts the writer, lets it run a random while after its first write, then SIGKILLs it. */
-function runAndKill(store: StoreConfig, seed: number, runMs: number): Promise<{ lines: string[]; signal: string | null }> {
+function runAndKill(
+  store: StoreConfig,
+  seed: number,
+  runMs: number,
+  fromSpawn: boolean,
+): Promise<{ lines: string[]; signal: string | null }> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
@@ -20,7 +25,8 @@ function runAndKill(store: StoreConfig, seed: number, runMs: number): Promise<{ 
     );
     let out = '';
     let err = '';
-    let timer: NodeJS.Timeout | undefined;
+    // Most kills land while the writer writes; some land earlier, while it starts, opens the store or migrates.
+    let timer: NodeJS.Timeout | undefined = fromSpawn ? setTimeout(() => child.kill('SIGKILL'), runMs) : undefined;
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
       if (timer === undefined && out.includes('ready\n')) timer = setTimeout(() => child.kill('SIGKILL'), runMs);
@@ -48,7 +54,8 @@ describe.each(['sqlite', 'postgres'] as const)('a writer killed with SIGKILL, %s
     const acknowledged = new Map<string, Acknowledged>();
     let writes = 0;
     for (let run = 0; run < KILLS; run += 1) {
-      const { lines } = await runAndKill(store, run, random.int(20, 400));
+      const early = run % 5 === 4;
+      const { lines } = await runAndKill(store, run, early ? random.int(0, 1500) : random.int(20, 400), early);
       for (const line of lines) {
         const [direction, conversation, message] = line.split(' ');
         if (direction !== 'in' && direction !== 'out') continue;

@@ -73,19 +73,19 @@ function runWorker(args: Record<string, unknown>): Promise<WorkerReport> {
   });
 }
 
-describe('several OS processes writing the same conversations on PostgreSQL', () => {
+describe.each(['sqlite', 'postgres'] as const)('several OS processes writing the same conversations on %s', (kind) => {
   it(
     '4 processes × 2,500 racing operations on 200 shared conversations: every invariant holds',
     async () => {
-      const config = await storeConfig('postgres');
-      if (config.kind !== 'postgres') throw new Error('unreachable');
+      const config = await storeConfig(kind);
       const store = await openStore(config);
       try {
         const gateway = gatewayFor(store);
         const ids: ConversationId[] = [];
         for (let i = 0; i < 200; i += 1) ids.push((await gateway.open()).id);
+        const workerStore: StoreConfig = config.kind === 'postgres' ? { ...config, poolSize: 8 } : config;
         const reports = await Promise.all(
-          [1, 2, 3, 4].map((worker) => runWorker({ url: config.url, conversations: ids, operations: 2_500, seed: worker, worker })),
+          [1, 2, 3, 4].map((worker) => runWorker({ store: workerStore, conversations: ids, operations: 2_500, seed: worker, worker })),
         );
         const acknowledged = new Map<string, Acknowledged>();
         for (const report of reports) {

@@ -1,17 +1,17 @@
 // One OS process of the multi-process race test: random gateway operations on shared
 // conversations, then a JSON report of what the gateway acknowledged, on stdout.
 import { seededRandom, type ConversationId, type QueueId, type StaffId } from '../../src/core/index.js';
-import { openStore } from '../../src/store/open-store.js';
+import { openStore, type StoreConfig } from '../../src/store/open-store.js';
 import { gatewayFor, TEST_AGENT } from '../../src/testing/gateway-fixture.js';
 
 const args = JSON.parse(process.argv[2] ?? '{}') as {
-  url: string;
+  store: StoreConfig;
   conversations: ConversationId[];
   operations: number;
   seed: number;
   worker: number;
 };
-const store = await openStore({ kind: 'postgres', url: args.url, poolSize: 8 });
+const store = await openStore(args.store);
 const gateway = gatewayFor(store);
 const random = seededRandom(args.seed);
 const staff = `staff_p${args.worker}` as StaffId;
