@@ -159,7 +159,7 @@ const secretish = (v: string, connected: boolean) =>
 const LABELS: readonly LabelRule[] = [
   {
     kind: 'ssn',
-    label: String.raw`\b(?:ssn|ss#|social[ -]security(?:[ -]number)?|soc\.?[ -]sec\.?(?:[ -]no\.?)?)`,
+    label: String.raw`\b(?:ssn|ss#|social(?:[ -]security)?(?:[ -](?:number|no\.?|#))?|soc\.?[ -]sec\.?(?:[ -]no\.?)?)`,
     value: String.raw`(?<!\d)\d{3}[ -]?\d{2}[ -]?\d{4}(?!\d)`,
   },
   {

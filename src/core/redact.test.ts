@@ -141,6 +141,7 @@ const ssnCases: Case[] = [
   { text: '{"ssn": "219099999", "dob": "1965-09-13"}', secrets: ['219099999'], keep: ['1965-09-13'] },
   { text: 'it is 372-88-1023 for the record', secrets: ['372-88-1023'] },
   { text: 'SSN: 601 22 4817', secrets: ['601 22 4817', '601224817'] },
+  { text: 'my social is 219 09 9999, I use social media a lot', secrets: ['219 09 9999', '219099999'], keep: ['social media'] },
 ];
 
 const CORPUS: Case[] = [...cardCases, ...cvvCases, ...otpCases, ...passwordCases, ...tokenCases, ...ibanCases, ...ssnCases];
