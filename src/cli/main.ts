@@ -67,6 +67,47 @@ program
     await runPacket(process.stdin, process.stdout);
   });
 
+const tasks = program.command('tasks').description('the tasks of a domain');
+tasks
+  .command('list')
+  .description('list the tasks of a domain, with their split and reward basis')
+  .addOption(new Option('--domain <domain>', 'the domain').choices(['airline', 'retail']).makeOptionMandatory())
+  .addOption(new Option('--split <split>', 'which split').choices(['train', 'test', 'base']).default('base'))
+  .addOption(new Option('--task-version <version>', 'tau2 task version').choices(['current', 'release-37199f3']).default('current'))
+  .option('--tau2-dir <dir>', 'folder with tau2-bench data (else BATON_TAU2_DIR, else the download cache)')
+  .option('--json', 'print JSON')
+  .action(
+    async (opts: {
+      domain: 'airline' | 'retail';
+      split: 'train' | 'test' | 'base';
+      taskVersion: 'current' | 'release-37199f3';
+      tau2Dir?: string;
+      json?: boolean;
+    }) => {
+      const { resolveTau2Data } = await import('../domains/tau2/tau2-data.js');
+      const { loadTau2Tasks } = await import('../domains/tau2/tau2-tasks.js');
+      const data = await resolveTau2Data(opts.tau2Dir ? { dir: opts.tau2Dir } : {});
+      const list = loadTau2Tasks(data, opts.domain, { version: opts.taskVersion, split: opts.split }).map((t) => ({
+        id: t.id,
+        split: t.split,
+        reward_basis: t.rewardBasis,
+        needs_judge: t.needsJudge,
+        actions: t.record.evaluation_criteria.actions?.length ?? 0,
+      }));
+      if (opts.json) {
+        process.stdout.write(
+          `${JSON.stringify({ domain: opts.domain, task_version: opts.taskVersion, tau2_commit: data.commit, split: opts.split, tasks: list })}\n`,
+        );
+        return;
+      }
+      process.stdout.write(`${opts.domain} (${opts.taskVersion}, ${opts.split}): ${list.length} tasks\n`);
+      for (const t of list)
+        process.stdout.write(
+          `  ${t.id.padStart(4)}  ${t.split.padEnd(5)}  ${t.reward_basis.join('+').padEnd(16)}  ${t.needs_judge ? 'judge' : ''}\n`,
+        );
+    },
+  );
+
 const bench = program.command('bench').description('benchmarks (JSON on stdout with --json, progress on stderr)');
 bench
   .command('gateway')
