@@ -10,7 +10,7 @@ import {
   retailToolset,
   type RetailDb,
 } from '../src/domains/tau2/retail/index.js';
-import { pythonRound2 } from '../src/domains/tau2/retail/python-math.js';
+import { pythonRound2 } from '../src/domains/tau2/python-math.js';
 import { callTau2Tool } from '../src/domains/tau2/tau2-tool.js';
 import { tau2DirForTests } from './support/tau2-dir.js';
 

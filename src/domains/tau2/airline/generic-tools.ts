@@ -1,5 +1,5 @@
 import { type Tau2Tool, Tau2ToolError } from '../tau2-tool.js';
-import { pythonCalculate } from './python-arithmetic.js';
+import { pythonCalculate } from '../python-calc.js';
 import { pythonItems } from './python-semantics.js';
 import type { AirlineDb } from './types.js';
 

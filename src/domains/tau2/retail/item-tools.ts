@@ -1,6 +1,6 @@
 /** The retail write tools on an order's items: exchange, modify, return. */
 import { Tau2ToolError, type Tau2Tool } from '../tau2-tool.js';
-import { pythonRound2 } from './python-math.js';
+import { pythonRound2 } from '../python-math.js';
 import {
   getOrder,
   getPaymentMethod,

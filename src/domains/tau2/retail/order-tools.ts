@@ -1,6 +1,6 @@
 /** The retail write tools on whole orders and users: cancel, address and payment changes. */
 import { Tau2ToolError, type Tau2Tool } from '../tau2-tool.js';
-import { pythonRound2 } from './python-math.js';
+import { pythonRound2 } from '../python-math.js';
 import { getOrder, getPaymentMethod, getUser, isGiftCard, type RetailDb, type RetailOrder, type RetailPayment } from './retail-db.js';
 import { addressArgument, orderModel, printModel, userModel } from './retail-output.js';
 

@@ -1,6 +1,6 @@
 /** The retail tools that change nothing: look-ups, `calculate` and the transfer. */
 import { Tau2ToolError, type Tau2Tool } from '../tau2-tool.js';
-import { pythonCalculate } from './python-calc.js';
+import { pythonCalculate } from '../python-calc.js';
 import { getItem, getOrder, getProduct, getUser, type RetailDb } from './retail-db.js';
 import { orderModel, printModel, printProduct, printProductTypes, printVariant, pythonTypeName, userModel } from './retail-output.js';
 

@@ -3,7 +3,7 @@
  * arithmetic behind the `calculate` tool (exact integers, correctly rounded true division and
  * integer powers, CPython's floor division and its error texts).
  */
-import { Tau2ToolError } from '../tau2-tool.js';
+import { Tau2ToolError } from './tau2-tool.js';
 
 /**
  * Python's `round(x, 2)`: rounds the exact binary value to the nearest hundredth, ties to even.

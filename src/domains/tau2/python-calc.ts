@@ -4,8 +4,8 @@
  * first, then the first syntax error, then runtime errors in evaluation order. Syntax error texts
  * follow CPython 3.11 for the common cases (best effort: they vary between Python versions).
  */
-import { pythonFloat } from '../python-json.js';
-import { Tau2ToolError } from '../tau2-tool.js';
+import { pythonFloat } from './python-json.js';
+import { Tau2ToolError } from './tau2-tool.js';
 import { numberBinary, pythonRound2, toFloat, type PyNum } from './python-math.js';
 
 type Token = { text: string; level: number };
