@@ -1,25 +1,27 @@
 import type { StoredEvent, TranscriptItem } from '../core/index.js';
 
+/** The transcript item one log entry contributes, if any. */
+function itemOf(event: StoredEvent): TranscriptItem | null {
+  if (event.type === 'message.received') return { role: 'customer', text: event.data.message.text };
+  if (event.type === 'message.sent') {
+    const { sender, text } = event.data.message;
+    if (sender.type === 'agent') return { role: 'agent', text };
+    if (sender.type === 'human') return { role: 'human', text };
+  }
+  if (event.type === 'tool.called') {
+    const { name, arguments: args, ok, output } = event.data;
+    return { role: 'tool', name, arguments: args, ok, output };
+  }
+  return null;
+}
+
 /**
  * The conversation as the harness reads it, rebuilt from the log: customer messages, delivered
  * agent and human messages, tool calls. Holding messages from the system and suppressed replies
  * are not part of it: the customer never saw the latter, and the former say nothing.
  */
 export function transcriptFromLog(events: readonly StoredEvent[]): TranscriptItem[] {
-  const items: TranscriptItem[] = [];
-  for (const event of events) {
-    if (event.type === 'message.received') items.push({ role: 'customer', text: event.data.message.text });
-    if (event.type === 'message.sent') {
-      const { sender, text } = event.data.message;
-      if (sender.type === 'agent') items.push({ role: 'agent', text });
-      if (sender.type === 'human') items.push({ role: 'human', text });
-    }
-    if (event.type === 'tool.called') {
-      const { name, arguments: args, ok, output } = event.data;
-      items.push({ role: 'tool', name, arguments: args, ok, output });
-    }
-  }
-  return items;
+  return events.flatMap((event) => itemOf(event) ?? []);
 }
 
 /**
@@ -28,12 +30,14 @@ export function transcriptFromLog(events: readonly StoredEvent[]): TranscriptIte
  * back, so a request a human already answered does not hand the conversation off again.
  */
 export function agentWindowStart(events: readonly StoredEvent[]): number {
+  let items = 0;
   let start = 0;
-  events.forEach((event, i) => {
+  for (const event of events) {
     const handedBack = event.type === 'conversation.handed_back';
     const transferred = event.type === 'handoff.requested' && event.data.route === 'agent';
-    if (handedBack || transferred) start = transcriptFromLog(events.slice(0, i)).length;
-  });
+    if (handedBack || transferred) start = items;
+    if (itemOf(event)) items += 1;
+  }
   return start;
 }
 
