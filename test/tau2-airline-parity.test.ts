@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { AIRLINE_TOOLSET, type AirlineDb } from '../src/domains/tau2/airline/index.js';
 import { canonicalDbHash, floatPaths, withModelDefaults } from '../src/domains/tau2/canonical-db.js';
 import { pythonJson } from '../src/domains/tau2/python-json.js';
-import { callTau2Tool } from '../src/domains/tau2/tau2-tool.js';
+import { callDomainTool } from '../src/domains/domain-tool.js';
 import { tau2DirForTests } from './support/tau2-dir.js';
 
 interface GoldStep {
@@ -44,7 +44,7 @@ describe('airline tools replay the gold actions byte for byte', () => {
   it.each(tasks.map((task) => [task.task_id, task] as const))('task %s', (_id, task) => {
     const db = structuredClone(initial);
     for (const step of task.steps) {
-      const result = callTau2Tool(AIRLINE_TOOLSET, db as unknown as AirlineDb, step.name, step.arguments);
+      const result = callDomainTool(AIRLINE_TOOLSET, db as unknown as AirlineDb, step.name, step.arguments);
       expect({ step: step.i, output: result.output, error: result.error }).toEqual({
         step: step.i,
         output: step.output,

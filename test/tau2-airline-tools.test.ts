@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { AIRLINE_TOOLS, AIRLINE_TOOLSET, type AirlineDb } from '../src/domains/tau2/airline/index.js';
 import { canonicalDbHash, withModelDefaults } from '../src/domains/tau2/canonical-db.js';
-import { callTau2Tool } from '../src/domains/tau2/tau2-tool.js';
+import { callDomainTool } from '../src/domains/domain-tool.js';
 import { tau2DirForTests } from './support/tau2-dir.js';
 
 const initial = withModelDefaults(
@@ -17,7 +17,7 @@ beforeEach(() => {
   db = structuredClone(initial);
 });
 
-const call = (name: string, args: Record<string, unknown>) => callTau2Tool(AIRLINE_TOOLSET, db, name, args);
+const call = (name: string, args: Record<string, unknown>) => callDomainTool(AIRLINE_TOOLSET, db, name, args);
 const hash = () => canonicalDbHash('airline', db as unknown as Record<string, unknown>);
 const fails = (name: string, args: Record<string, unknown>, message: string) => {
   expect(call(name, args)).toEqual({ output: `Error: ${message}`, error: true });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { canonicalDbHash, floatPaths } from '../src/domains/tau2/canonical-db.js';
 import { pythonJson } from '../src/domains/tau2/python-json.js';
 import { cloneRetailDb, loadRetailDb, RETAIL_TOOLSET } from '../src/domains/tau2/retail/index.js';
-import { callTau2Tool } from '../src/domains/tau2/tau2-tool.js';
+import { callDomainTool } from '../src/domains/domain-tool.js';
 import { tau2DirForTests } from './support/tau2-dir.js';
 
 interface GoldStep {
@@ -42,7 +42,7 @@ describe('retail tools replay the gold trajectories byte for byte', () => {
     const db = cloneRetailDb(initial);
     expect(canonicalDbHash('retail', db)).toBe(task.db_initial_sha256);
     for (const step of task.steps) {
-      const result = callTau2Tool(RETAIL_TOOLSET, db, step.name, step.arguments);
+      const result = callDomainTool(RETAIL_TOOLSET, db, step.name, step.arguments);
       expect({ step: step.i, name: step.name, ...result }).toEqual({
         step: step.i,
         name: step.name,

@@ -11,7 +11,7 @@ import {
   type RetailDb,
 } from '../src/domains/tau2/retail/index.js';
 import { pythonRound2 } from '../src/domains/tau2/python-math.js';
-import { callTau2Tool } from '../src/domains/tau2/tau2-tool.js';
+import { callDomainTool } from '../src/domains/domain-tool.js';
 import { tau2DirForTests } from './support/tau2-dir.js';
 
 const dbText = readFileSync(join(tau2DirForTests(), 'retail', 'db.json'), 'utf8');
@@ -22,7 +22,7 @@ beforeEach(() => {
   db = cloneRetailDb(initial);
 });
 
-const call = (name: string, args: Record<string, unknown> = {}) => callTau2Tool(RETAIL_TOOLSET, db, name, args);
+const call = (name: string, args: Record<string, unknown> = {}) => callDomainTool(RETAIL_TOOLSET, db, name, args);
 /** Calls a tool that must succeed; returns its output. */
 const ok = (name: string, args: Record<string, unknown> = {}) => {
   const result = call(name, args);
@@ -57,7 +57,7 @@ describe('toolsets', () => {
     const release = retailToolset('release-37199f3');
     expect(release.tools.size).toBe(15);
     expect(release.tools.has('get_item_details')).toBe(false);
-    expect(callTau2Tool(release, db, 'get_item_details', { item_id: '7706410293' })).toEqual({
+    expect(callDomainTool(release, db, 'get_item_details', { item_id: '7706410293' })).toEqual({
       output: "Error: Tool 'get_item_details' not found.",
       error: true,
     });

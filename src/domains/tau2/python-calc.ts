@@ -5,7 +5,7 @@
  * follow CPython 3.11 for the common cases (best effort: they vary between Python versions).
  */
 import { pythonFloat } from './python-json.js';
-import { Tau2ToolError } from './tau2-tool.js';
+import { ToolError } from '../domain-tool.js';
 import { numberBinary, pythonRound2, toFloat, type PyNum } from './python-math.js';
 
 type Token = { text: string; level: number };
@@ -29,18 +29,18 @@ function tokenize(expression: string): Token[] {
   re.lastIndex = 0;
   while (re.lastIndex < expression.trimEnd().length) {
     const text = re.exec(expression)?.[1];
-    if (text === undefined) throw new Tau2ToolError(SYNTAX);
+    if (text === undefined) throw new ToolError(SYNTAX);
     if (/^0+[1-9]\d*$/.test(text)) {
-      throw new Tau2ToolError(
+      throw new ToolError(
         'leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers (<string>, line 1)',
       );
     }
-    if (text === ')' && level === 0) throw new Tau2ToolError("unmatched ')' (<string>, line 1)");
+    if (text === ')' && level === 0) throw new ToolError("unmatched ')' (<string>, line 1)");
     if (text === '(') level++;
     if (text === ')') level--;
     tokens.push({ text, level });
   }
-  if (tokens.length === 0) throw new Tau2ToolError('invalid syntax (<string>, line 0)');
+  if (tokens.length === 0) throw new ToolError('invalid syntax (<string>, line 0)');
   return tokens;
 }
 
@@ -60,7 +60,7 @@ function parse(tokens: Token[]): Node {
   /** Whether the error pass's extra rules apply (not inside the expression after a juxtaposition). */
   let rules = true;
   const peek = (): string | undefined => {
-    if (pos >= tokens.length && unclosed) throw new Tau2ToolError(NEVER_CLOSED);
+    if (pos >= tokens.length && unclosed) throw new ToolError(NEVER_CLOSED);
     return tokens[pos]?.text;
   };
   /** Runs `parseMore`; in the error pass a plain syntax error backtracks to `save` (PEG's choice). */
@@ -68,7 +68,7 @@ function parse(tokens: Token[]): Node {
     try {
       return parseMore();
     } catch (error) {
-      if (!errorPass || !(error instanceof Tau2ToolError) || error.message !== SYNTAX) throw error;
+      if (!errorPass || !(error instanceof ToolError) || error.message !== SYNTAX) throw error;
       pos = save;
       return undefined;
     }
@@ -83,11 +83,11 @@ function parse(tokens: Token[]): Node {
     } finally {
       rules = true;
     }
-    if (token.level > 0) throw new Tau2ToolError(COMMA);
+    if (token.level > 0) throw new ToolError(COMMA);
   };
   const close = () => {
     juxtaposed();
-    if (peek() !== ')') throw new Tau2ToolError(SYNTAX);
+    if (peek() !== ')') throw new ToolError(SYNTAX);
     pos++;
   };
   const atom = (): Node => {
@@ -97,7 +97,7 @@ function parse(tokens: Token[]): Node {
       pos++;
       return { kind: 'num', text: token.text };
     }
-    if (text !== '(') throw new Tau2ToolError(SYNTAX);
+    if (text !== '(') throw new ToolError(SYNTAX);
     pos++;
     const star = peek();
     // `(*x` can only start a tuple, which needs a comma; the error pass also reads `(**x`.
@@ -106,10 +106,9 @@ function parse(tokens: Token[]): Node {
       const starred = errorPass ? attempt(pos, sum) : sum();
       if (errorPass && rules && starred) {
         juxtaposed();
-        if (peek() === ')')
-          throw new Tau2ToolError(`cannot use ${star === '**' ? 'double ' : ''}starred expression here (<string>, line 1)`);
+        if (peek() === ')') throw new ToolError(`cannot use ${star === '**' ? 'double ' : ''}starred expression here (<string>, line 1)`);
       }
-      throw new Tau2ToolError(SYNTAX);
+      throw new ToolError(SYNTAX);
     }
     if (star === ')') {
       pos++;
@@ -165,13 +164,13 @@ function parse(tokens: Token[]): Node {
   const whole = (): Node => {
     const tree = sum();
     juxtaposed();
-    if (pos !== tokens.length) throw new Tau2ToolError(SYNTAX);
+    if (pos !== tokens.length) throw new ToolError(SYNTAX);
     return tree;
   };
   try {
     return whole();
   } catch (error) {
-    if (!(error instanceof Tau2ToolError) || error.message !== SYNTAX) throw error;
+    if (!(error instanceof ToolError) || error.message !== SYNTAX) throw error;
     errorPass = true;
     pos = 0;
     whole();
@@ -186,15 +185,15 @@ function binary(op: string, a: Value, b: Value): Value {
   if (a !== 'tuple' && b !== 'tuple') return numberBinary(op, a, b);
   if (op === '+' && a === 'tuple') {
     if (b === 'tuple') return 'tuple';
-    throw new Tau2ToolError(`can only concatenate tuple (not "${typeName(b)}") to tuple`);
+    throw new ToolError(`can only concatenate tuple (not "${typeName(b)}") to tuple`);
   }
   if (op === '*') {
     const other = a === 'tuple' ? b : a;
     if (other !== 'tuple' && 'int' in other) return 'tuple';
-    throw new Tau2ToolError(`can't multiply sequence by non-int of type '${typeName(other)}'`);
+    throw new ToolError(`can't multiply sequence by non-int of type '${typeName(other)}'`);
   }
   const shown = op === '**' ? '** or pow()' : op;
-  throw new Tau2ToolError(`unsupported operand type(s) for ${shown}: '${typeName(a)}' and '${typeName(b)}'`);
+  throw new ToolError(`unsupported operand type(s) for ${shown}: '${typeName(a)}' and '${typeName(b)}'`);
 }
 
 function evaluate(node: Node): Value {
@@ -206,7 +205,7 @@ function evaluate(node: Node): Value {
       return 'tuple';
     case 'unary': {
       const v = evaluate(node.operand);
-      if (v === 'tuple') throw new Tau2ToolError(`bad operand type for unary ${node.op}: 'tuple'`);
+      if (v === 'tuple') throw new ToolError(`bad operand type for unary ${node.op}: 'tuple'`);
       if (node.op === '+') return v;
       return 'int' in v ? { int: -v.int } : { float: -v.float };
     }
@@ -219,19 +218,19 @@ function evaluate(node: Node): Value {
       const arg = node.arg && evaluate(node.arg);
       if (arg && node.star) {
         const shown = callee === 'tuple' ? '()' : 'int' in callee ? String(callee.int) : pythonFloat(callee.float);
-        if (node.star === '**') throw new Tau2ToolError(`${shown} argument after ** must be a mapping, not ${typeName(arg)}`);
-        if (arg !== 'tuple') throw new Tau2ToolError(`${shown} argument after * must be an iterable, not ${typeName(arg)}`);
+        if (node.star === '**') throw new ToolError(`${shown} argument after ** must be a mapping, not ${typeName(arg)}`);
+        if (arg !== 'tuple') throw new ToolError(`${shown} argument after * must be an iterable, not ${typeName(arg)}`);
       }
-      throw new Tau2ToolError(`'${typeName(callee)}' object is not callable`);
+      throw new ToolError(`'${typeName(callee)}' object is not callable`);
     }
   }
 }
 
 /** The `calculate` tool's result text; its errors carry Python's messages. */
 export function pythonCalculate(expression: string): string {
-  if (![...expression].every((c) => '0123456789+-*/(). '.includes(c))) throw new Tau2ToolError('Invalid characters in expression');
+  if (![...expression].every((c) => '0123456789+-*/(). '.includes(c))) throw new ToolError('Invalid characters in expression');
   const value = evaluate(parse(tokenize(expression)));
-  if (value === 'tuple') throw new Tau2ToolError("float() argument must be a string or a real number, not 'tuple'");
+  if (value === 'tuple') throw new ToolError("float() argument must be a string or a real number, not 'tuple'");
   const x = toFloat(value);
   // round(x, 2) keeps inf and nan, and str() prints them bare.
   if (Number.isNaN(x)) return 'nan';

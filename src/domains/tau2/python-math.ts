@@ -3,7 +3,7 @@
  * arithmetic behind the `calculate` tool (exact integers, correctly rounded true division and
  * integer powers, CPython's floor division and its error texts).
  */
-import { Tau2ToolError } from './tau2-tool.js';
+import { ToolError } from '../domain-tool.js';
 
 /**
  * Python's `round(x, 2)`: rounds the exact binary value to the nearest hundredth, ties to even.
@@ -28,7 +28,7 @@ export type PyNum = { int: bigint } | { float: number };
 export function toFloat(n: PyNum): number {
   if ('float' in n) return n.float;
   const f = Number(n.int);
-  if (!Number.isFinite(f)) throw new Tau2ToolError('int too large to convert to float');
+  if (!Number.isFinite(f)) throw new ToolError('int too large to convert to float');
   return f;
 }
 
@@ -86,15 +86,15 @@ function power(a: PyNum, b: PyNum): PyNum {
   if ('int' in a && 'int' in b && b.int >= 0n) {
     const bits = Number(b.int) * Math.log2(Math.max(2, Math.abs(Number(a.int))));
     if (a.int === 0n || a.int === 1n || a.int === -1n || bits < 1e6) return { int: a.int ** b.int };
-    throw new Tau2ToolError('int too large to convert to float');
+    throw new ToolError('int too large to convert to float');
   }
   const x = toFloat(a);
   const y = toFloat(b);
-  if (x === 0 && y < 0) throw new Tau2ToolError('0.0 cannot be raised to a negative power');
-  if (x < 0 && !Number.isInteger(y)) throw new Tau2ToolError("float() argument must be a string or a real number, not 'complex'");
+  if (x === 0 && y < 0) throw new ToolError('0.0 cannot be raised to a negative power');
+  if (x < 0 && !Number.isInteger(y)) throw new ToolError("float() argument must be a string or a real number, not 'complex'");
   const exact = Number.isFinite(x) && x !== 0 && Number.isInteger(y) && Math.abs(y) <= 4096;
   const r = y === 0 ? 1 : exact ? exactPower(x, y) : x ** y;
-  if (!Number.isFinite(r) && Number.isFinite(x) && Number.isFinite(y)) throw new Tau2ToolError("(34, 'Numerical result out of range')");
+  if (!Number.isFinite(r) && Number.isFinite(x) && Number.isFinite(y)) throw new ToolError("(34, 'Numerical result out of range')");
   return { float: r };
 }
 
@@ -102,7 +102,7 @@ function power(a: PyNum, b: PyNum): PyNum {
 function intDivide(a: bigint, b: bigint): number {
   const negative = a < 0n !== b < 0n;
   const r = ratioToFloat(a < 0n ? -a : a, b < 0n ? -b : b);
-  if (!Number.isFinite(r)) throw new Tau2ToolError('integer division result too large for a float');
+  if (!Number.isFinite(r)) throw new ToolError('integer division result too large for a float');
   return negative ? -r : r;
 }
 
@@ -113,7 +113,7 @@ export function numberBinary(op: string, a: PyNum, b: PyNum): PyNum {
     if (op === '+') return { int: a.int + b.int };
     if (op === '-') return { int: a.int - b.int };
     if (op === '*') return { int: a.int * b.int };
-    if (b.int === 0n) throw new Tau2ToolError(op === '/' ? 'division by zero' : 'integer division or modulo by zero');
+    if (b.int === 0n) throw new ToolError(op === '/' ? 'division by zero' : 'integer division or modulo by zero');
     if (op === '/') return { float: intDivide(a.int, b.int) };
     const q = a.int / b.int;
     return { int: a.int % b.int !== 0n && a.int < 0n !== b.int < 0n ? q - 1n : q };
@@ -123,6 +123,6 @@ export function numberBinary(op: string, a: PyNum, b: PyNum): PyNum {
   if (op === '+') return { float: x + y };
   if (op === '-') return { float: x - y };
   if (op === '*') return { float: x * y };
-  if (y === 0) throw new Tau2ToolError(op === '/' ? 'float division by zero' : 'float floor division by zero');
+  if (y === 0) throw new ToolError(op === '/' ? 'float division by zero' : 'float floor division by zero');
   return { float: op === '/' ? x / y : floorDiv(x, y) };
 }

@@ -1,4 +1,4 @@
-import { type Tau2Tool, Tau2ToolError } from '../tau2-tool.js';
+import { type DomainTool, ToolError } from '../../domain-tool.js';
 import { AIRLINE_NOW, getFlight, getFlightInstance, getUser, newReservationId } from './lookups.js';
 import { attribute, listArg, modelListField } from './model-args.js';
 import { coerceField, type FieldKind, getKey, validationError, type ValidationIssue } from './python-semantics.js';
@@ -33,7 +33,7 @@ const SCALAR_FIELDS: ReadonlyArray<readonly [string, FieldKind]> = [
  * gift cards are charged, certificates removed, seats taken, the reservation stored (a certificate
  * listed twice fails midway, as upstream does).
  */
-export const bookReservation: Tau2Tool<AirlineDb> = {
+export const bookReservation: DomainTool<AirlineDb> = {
   name: 'book_reservation',
   kind: 'write',
   description: 'Book a reservation.',
@@ -79,9 +79,9 @@ export const bookReservation: Tau2Tool<AirlineDb> = {
       const date = attribute(flights, i, 'date') as string;
       const flight = getFlight(db, flightNumber);
       const state = getFlightInstance(db, flightNumber, date);
-      if (state.status !== 'available') throw new Tau2ToolError(`Flight ${flight.flight_number} not available on date ${date}`);
+      if (state.status !== 'available') throw new ToolError(`Flight ${flight.flight_number} not available on date ${date}`);
       const seats = state.available_seats?.[cabin] ?? 0;
-      if (seats < count) throw new Tau2ToolError(`Not enough seats on flight ${flight.flight_number}`);
+      if (seats < count) throw new ToolError(`Not enough seats on flight ${flight.flight_number}`);
       const price = state.prices?.[cabin] ?? 0;
       reservationFlights.push({ flight_number: flight.flight_number, origin: flight.origin, destination: flight.destination, date, price });
       dates.push(state);
@@ -91,19 +91,19 @@ export const bookReservation: Tau2Tool<AirlineDb> = {
     // Upstream adds 50 × the raw argument (not the validated field): a numeric string passes
     // validation, then `50 * "2"` is a str and the addition raises.
     const nonfree = args['nonfree_baggages'];
-    if (typeof nonfree === 'string') throw new Tau2ToolError(`unsupported operand type(s) for +=: 'int' and 'str'`);
+    if (typeof nonfree === 'string') throw new ToolError(`unsupported operand type(s) for +=: 'int' and 'str'`);
     total += 50 * Number(nonfree);
 
     for (const payment of payments) {
       if (!Object.hasOwn(user.payment_methods, payment.payment_id))
-        throw new Tau2ToolError(`Payment method ${payment.payment_id} not found`);
+        throw new ToolError(`Payment method ${payment.payment_id} not found`);
       const method = user.payment_methods[payment.payment_id];
       if ((method?.source === 'gift_card' || method?.source === 'certificate') && (method.amount ?? 0) < payment.amount) {
-        throw new Tau2ToolError(`Not enough balance in payment method ${payment.payment_id}`);
+        throw new ToolError(`Not enough balance in payment method ${payment.payment_id}`);
       }
     }
     const paid = payments.reduce((sum, p) => sum + p.amount, 0);
-    if (paid !== total) throw new Tau2ToolError(`Payment amount does not add up, total price is ${total}, but paid ${paid}`);
+    if (paid !== total) throw new ToolError(`Payment amount does not add up, total price is ${total}, but paid ${paid}`);
 
     for (const payment of payments) {
       // A certificate listed twice was removed at its first use: Python's KeyError, after the

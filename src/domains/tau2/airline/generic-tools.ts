@@ -1,4 +1,4 @@
-import { type Tau2Tool, Tau2ToolError } from '../tau2-tool.js';
+import { type DomainTool, ToolError } from '../../domain-tool.js';
 import { pythonCalculate } from '../python-calc.js';
 import { pythonItems } from './python-semantics.js';
 import type { AirlineDb } from './types.js';
@@ -7,7 +7,7 @@ import type { AirlineDb } from './types.js';
 
 const ALLOWED = new Set('0123456789+-*/(). ');
 
-export const calculate: Tau2Tool<AirlineDb> = {
+export const calculate: DomainTool<AirlineDb> = {
   name: 'calculate',
   kind: 'generic',
   description: 'Calculate the result of a mathematical expression.',
@@ -16,14 +16,14 @@ export const calculate: Tau2Tool<AirlineDb> = {
     const expression = args['expression'];
     // `all(char in "…" for char in expression)` iterates whatever was passed.
     if (!pythonItems(expression).every((c) => typeof c === 'string' && ALLOWED.has(c))) {
-      throw new Tau2ToolError('Invalid characters in expression');
+      throw new ToolError('Invalid characters in expression');
     }
-    if (typeof expression !== 'string') throw new Tau2ToolError('eval() arg 1 must be a string, bytes or code object');
+    if (typeof expression !== 'string') throw new ToolError('eval() arg 1 must be a string, bytes or code object');
     return pythonCalculate(expression);
   },
 };
 
-export const transferToHumanAgents: Tau2Tool<AirlineDb> = {
+export const transferToHumanAgents: DomainTool<AirlineDb> = {
   name: 'transfer_to_human_agents',
   kind: 'generic',
   description: "Transfer the user to a human agent, with a summary of the user's issue.",

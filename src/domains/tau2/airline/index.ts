@@ -1,4 +1,4 @@
-import type { Tau2Tool } from '../tau2-tool.js';
+import type { DomainTool } from '../../domain-tool.js';
 import { bookReservation } from './book-reservation.js';
 import { calculate, transferToHumanAgents } from './generic-tools.js';
 import {
@@ -21,7 +21,7 @@ import {
 export type { AirlineDb } from './types.js';
 
 /** tau2-bench's 14 airline tools by name, in upstream's (alphabetical) order. */
-export const AIRLINE_TOOLS: ReadonlyMap<string, Tau2Tool<AirlineDb>> = new Map(
+export const AIRLINE_TOOLS: ReadonlyMap<string, DomainTool<AirlineDb>> = new Map(
   [
     bookReservation,
     calculate,
@@ -40,5 +40,5 @@ export const AIRLINE_TOOLS: ReadonlyMap<string, Tau2Tool<AirlineDb>> = new Map(
   ].map((tool) => [tool.name, tool]),
 );
 
-/** The airline toolset for `callTau2Tool` (Python's messages name the class `AirlineTools`). */
+/** The airline toolset for `callDomainTool` (Python's messages name the class `AirlineTools`). */
 export const AIRLINE_TOOLSET = { className: 'AirlineTools', tools: AIRLINE_TOOLS } as const;

@@ -1,4 +1,4 @@
-import { Tau2ToolError } from '../tau2-tool.js';
+import { ToolError } from '../../domain-tool.js';
 import { buildModel, type FieldKind, isDict, pyTypeName, pythonItems, validateModel, type ValidationIssue } from './python-semantics.js';
 
 /**
@@ -23,7 +23,7 @@ export function listArg(value: unknown, model: string, fields: ReadonlyArray<rea
 /** Python's `item.<attr>` on a raw (non-model) item: `'str' object has no attribute 'flight_number'`. */
 export function attribute(arg: ListArg, index: number, attr: string): unknown {
   const item = arg.items[index];
-  if (!arg.validated) throw new Tau2ToolError(`'${pyTypeName(item)}' object has no attribute '${attr}'`);
+  if (!arg.validated) throw new ToolError(`'${pyTypeName(item)}' object has no attribute '${attr}'`);
   return (item as Record<string, unknown>)[attr];
 }
 

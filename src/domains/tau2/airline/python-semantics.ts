@@ -1,5 +1,5 @@
 import { pythonFloat } from '../python-json.js';
-import { Tau2ToolError } from '../tau2-tool.js';
+import { ToolError } from '../../domain-tool.js';
 
 /**
  * Python behaviour that leaks into the airline tools' outputs: `str()`/`repr()` of argument
@@ -58,13 +58,13 @@ export function isDict(value: unknown): value is Record<string, unknown> {
 
 /** Python's `key in mapping` for a str-keyed dict: unhashable keys raise `TypeError`. */
 export function hasKey(mapping: Record<string, unknown>, key: unknown): key is string {
-  if (Array.isArray(key) || isDict(key)) throw new Tau2ToolError(`unhashable type: '${pyTypeName(key)}'`);
+  if (Array.isArray(key) || isDict(key)) throw new ToolError(`unhashable type: '${pyTypeName(key)}'`);
   return typeof key === 'string' && Object.hasOwn(mapping, key);
 }
 
 /** Python's `mapping[key]` for a str-keyed dict: a miss raises `KeyError` (`Error: 'first'`). */
 export function getKey<T>(mapping: Record<string, T>, key: unknown): T {
-  if (!hasKey(mapping, key)) throw new Tau2ToolError(pythonRepr(key));
+  if (!hasKey(mapping, key)) throw new ToolError(pythonRepr(key));
   return mapping[key] as T;
 }
 
@@ -73,7 +73,7 @@ export function pythonItems(value: unknown): unknown[] {
   if (Array.isArray(value)) return value;
   if (typeof value === 'string') return [...value];
   if (isDict(value)) return Object.keys(value);
-  throw new Tau2ToolError(`'${pyTypeName(value)}' object is not iterable`);
+  throw new ToolError(`'${pyTypeName(value)}' object is not iterable`);
 }
 
 /** A number as Python arithmetic sees it (`True` is 1), or a `TypeError` naming the operator. */
@@ -81,7 +81,7 @@ export function pythonNumber(value: unknown, op: string, other: unknown, left: b
   if (typeof value === 'number') return value;
   if (typeof value === 'boolean') return value ? 1 : 0;
   const [a, b] = left ? [value, other] : [other, value];
-  throw new Tau2ToolError(`unsupported operand type(s) for ${op}: '${pyTypeName(a)}' and '${pyTypeName(b)}'`);
+  throw new ToolError(`unsupported operand type(s) for ${op}: '${pyTypeName(a)}' and '${pyTypeName(b)}'`);
 }
 
 /** A field of a pydantic model: a string, an integer, a float, or one of some literals. */
@@ -133,12 +133,12 @@ export function coerceField(kind: FieldKind, input: unknown, loc: string): { val
 }
 
 /** The approximate text of a pydantic `ValidationError` (see the module comment). */
-export function validationError(model: string, issues: readonly ValidationIssue[]): Tau2ToolError {
+export function validationError(model: string, issues: readonly ValidationIssue[]): ToolError {
   const head = `${issues.length} validation error${issues.length === 1 ? '' : 's'} for ${model}`;
   const lines = issues.map(
     (i) => `${i.loc}\n  ${i.msg} [type=${i.type}, input_value=${pythonRepr(i.input)}, input_type=${pyTypeName(i.input)}]`,
   );
-  return new Tau2ToolError([head, ...lines].join('\n'));
+  return new ToolError([head, ...lines].join('\n'));
 }
 
 /**

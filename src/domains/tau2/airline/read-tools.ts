@@ -1,4 +1,4 @@
-import type { Tau2Tool } from '../tau2-tool.js';
+import type { DomainTool } from '../../domain-tool.js';
 import { getFlightInstance, getReservation, getUser } from './lookups.js';
 import { hasKey } from './python-semantics.js';
 import type { AirlineDb } from './types.js';
@@ -6,7 +6,7 @@ import { reservationView, toolJson, userView } from './views.js';
 
 /** The airline's read-only tools: lookups, airport list, flight search and status. */
 
-export const getReservationDetails: Tau2Tool<AirlineDb> = {
+export const getReservationDetails: DomainTool<AirlineDb> = {
   name: 'get_reservation_details',
   kind: 'read',
   description: 'Get the details of a reservation.',
@@ -14,7 +14,7 @@ export const getReservationDetails: Tau2Tool<AirlineDb> = {
   run: (db, args) => toolJson(reservationView({ ...getReservation(db, args['reservation_id']) })),
 };
 
-export const getUserDetails: Tau2Tool<AirlineDb> = {
+export const getUserDetails: DomainTool<AirlineDb> = {
   name: 'get_user_details',
   kind: 'read',
   description: 'Get the details of a user, including their reservations.',
@@ -45,7 +45,7 @@ const AIRPORTS: ReadonlyArray<readonly [string, string]> = [
   ['LGA', 'LaGuardia'],
 ];
 
-export const listAllAirports: Tau2Tool<AirlineDb> = {
+export const listAllAirports: DomainTool<AirlineDb> = {
   name: 'list_all_airports',
   kind: 'read',
   description: 'Returns a list of all available airports.',
@@ -91,7 +91,7 @@ function searchDirect(db: AirlineDb, date: unknown, origin: unknown, destination
   return results;
 }
 
-export const searchDirectFlight: Tau2Tool<AirlineDb> = {
+export const searchDirectFlight: DomainTool<AirlineDb> = {
   name: 'search_direct_flight',
   kind: 'read',
   description: 'Search for direct flights between two cities on a specific date.',
@@ -104,7 +104,7 @@ export const searchDirectFlight: Tau2Tool<AirlineDb> = {
  * zero padding when the first leg arrives `+1`, and the connection test compares the time strings
  * (suffix included).
  */
-export const searchOnestopFlight: Tau2Tool<AirlineDb> = {
+export const searchOnestopFlight: DomainTool<AirlineDb> = {
   name: 'search_onestop_flight',
   kind: 'read',
   description: 'Search for one-stop flights between two cities on a specific date.',
@@ -126,7 +126,7 @@ export const searchOnestopFlight: Tau2Tool<AirlineDb> = {
   },
 };
 
-export const getFlightStatus: Tau2Tool<AirlineDb> = {
+export const getFlightStatus: DomainTool<AirlineDb> = {
   name: 'get_flight_status',
   kind: 'read',
   description: 'Get the status of a flight.',

@@ -1,4 +1,4 @@
-import { type Tau2Tool, Tau2ToolError } from '../tau2-tool.js';
+import { type DomainTool, ToolError } from '../../domain-tool.js';
 import { getFlight, getFlightInstance, getReservation, getUser, paymentForUpdate } from './lookups.js';
 import { attribute, listArg } from './model-args.js';
 import { coerceField, getKey, hasKey, pythonNumber, pythonStr, validationError } from './python-semantics.js';
@@ -10,7 +10,7 @@ import { FLIGHT_INFO_FIELDS, PASSENGER_FIELDS, reservationView, toolJson } from 
 const output = (reservation: object): string => toolJson(reservationView({ ...reservation }));
 
 /** Cancels without any eligibility check: one refund per existing payment, status `cancelled`. */
-export const cancelReservation: Tau2Tool<AirlineDb> = {
+export const cancelReservation: DomainTool<AirlineDb> = {
   name: 'cancel_reservation',
   kind: 'write',
   description: 'Cancel the whole reservation.',
@@ -29,7 +29,7 @@ export const cancelReservation: Tau2Tool<AirlineDb> = {
  * stores a float argument as a float (`2.0` changes the hash); parsed JSON cannot tell `2.0` from
  * `2`, so an integral float is stored as an int here.
  */
-export const updateReservationBaggages: Tau2Tool<AirlineDb> = {
+export const updateReservationBaggages: DomainTool<AirlineDb> = {
   name: 'update_reservation_baggages',
   kind: 'write',
   description: 'Update the baggage information of a reservation.',
@@ -54,7 +54,7 @@ export const updateReservationBaggages: Tau2Tool<AirlineDb> = {
  * enough seats in the new cabin and is priced now. The difference is charged or refunded through
  * the payment check; seat inventory is never touched; the cabin is stored as given.
  */
-export const updateReservationFlights: Tau2Tool<AirlineDb> = {
+export const updateReservationFlights: DomainTool<AirlineDb> = {
   name: 'update_reservation_flights',
   kind: 'write',
   description: 'Update the flight information of a reservation.',
@@ -78,9 +78,9 @@ export const updateReservationFlights: Tau2Tool<AirlineDb> = {
       }
       const state = getFlightInstance(db, flightNumber, date);
       if (state.status !== 'available')
-        throw new Tau2ToolError(`Flight ${pythonStr(flightNumber)} not available on date ${pythonStr(date)}`);
+        throw new ToolError(`Flight ${pythonStr(flightNumber)} not available on date ${pythonStr(date)}`);
       if (getKey(state.available_seats ?? {}, cabin) < count)
-        throw new Tau2ToolError(`Not enough seats on flight ${pythonStr(flightNumber)}`);
+        throw new ToolError(`Not enough seats on flight ${pythonStr(flightNumber)}`);
       const flight = getFlight(db, flightNumber);
       const price = getKey(state.prices ?? {}, cabin);
       kept.push({ flight_number: flight.flight_number, origin: flight.origin, destination: flight.destination, date: String(date), price });
@@ -96,7 +96,7 @@ export const updateReservationFlights: Tau2Tool<AirlineDb> = {
 };
 
 /** Replaces the passengers; the count must stay the same (`Number of passengers does not match`). */
-export const updateReservationPassengers: Tau2Tool<AirlineDb> = {
+export const updateReservationPassengers: DomainTool<AirlineDb> = {
   name: 'update_reservation_passengers',
   kind: 'write',
   description: 'Update the passenger information of a reservation.',
@@ -104,7 +104,7 @@ export const updateReservationPassengers: Tau2Tool<AirlineDb> = {
   run: (db, args) => {
     const passengers = listArg(args['passengers'], 'Passenger', PASSENGER_FIELDS);
     const reservation = getReservation(db, args['reservation_id']);
-    if (passengers.items.length !== reservation.passengers.length) throw new Tau2ToolError('Number of passengers does not match');
+    if (passengers.items.length !== reservation.passengers.length) throw new ToolError('Number of passengers does not match');
     reservation.passengers = passengers.items.map((p) => (typeof p === 'object' && p !== null ? { ...p } : p));
     return output(reservation);
   },
@@ -113,7 +113,7 @@ export const updateReservationPassengers: Tau2Tool<AirlineDb> = {
 const CERTIFICATE_IDS = ['certificate_3221322', 'certificate_3221323', 'certificate_3221324'];
 
 /** Adds the first free certificate id with the amount (a float); echoes the amount as passed. */
-export const sendCertificate: Tau2Tool<AirlineDb> = {
+export const sendCertificate: DomainTool<AirlineDb> = {
   name: 'send_certificate',
   kind: 'write',
   description: 'Send a certificate to a user. Be careful!',
@@ -121,7 +121,7 @@ export const sendCertificate: Tau2Tool<AirlineDb> = {
   run: (db, args) => {
     const user = getUser(db, args['user_id']);
     const id = CERTIFICATE_IDS.find((candidate) => !hasKey(user.payment_methods, candidate));
-    if (id === undefined) throw new Tau2ToolError('Too many certificates');
+    if (id === undefined) throw new ToolError('Too many certificates');
     const amount = coerceField('float', args['amount'], 'amount');
     if (!('value' in amount)) throw validationError('Certificate', [amount]);
     user.payment_methods[id] = { source: 'certificate', id, amount: amount.value as number };

@@ -1,5 +1,5 @@
 /** The retail write tools on whole orders and users: cancel, address and payment changes. */
-import { Tau2ToolError, type Tau2Tool } from '../tau2-tool.js';
+import { ToolError, type DomainTool } from '../../domain-tool.js';
 import { pythonRound2 } from '../python-math.js';
 import { getOrder, getPaymentMethod, getUser, isGiftCard, type RetailDb, type RetailOrder, type RetailPayment } from './retail-db.js';
 import { addressArgument, orderModel, printModel, userModel } from './retail-output.js';
@@ -10,7 +10,7 @@ const ADDRESS_PARAMS = ['address1', 'address2', 'city', 'state', 'country', 'zip
 const isPending = (order: RetailOrder) => order.status.includes('pending');
 
 /** `cancel_pending_order(order_id, reason)`: refunds every payment; gift cards at once. */
-export const cancelPendingOrder: Tau2Tool<RetailDb> = {
+export const cancelPendingOrder: DomainTool<RetailDb> = {
   name: 'cancel_pending_order',
   kind: 'write',
   description:
@@ -19,8 +19,8 @@ export const cancelPendingOrder: Tau2Tool<RetailDb> = {
   params: ['order_id', 'reason'],
   run: (db, { order_id, reason }) => {
     const order = getOrder(db, order_id);
-    if (order.status !== 'pending') throw new Tau2ToolError('Non-pending order cannot be cancelled');
-    if (reason !== 'no longer needed' && reason !== 'ordered by mistake') throw new Tau2ToolError('Invalid reason');
+    if (order.status !== 'pending') throw new ToolError('Non-pending order cannot be cancelled');
+    if (reason !== 'no longer needed' && reason !== 'ordered by mistake') throw new ToolError('Invalid reason');
     const refunds: RetailPayment[] = [];
     for (const payment of order.payment_history) {
       refunds.push({ transaction_type: 'refund', amount: payment.amount, payment_method_id: payment.payment_method_id });
@@ -37,38 +37,38 @@ export const cancelPendingOrder: Tau2Tool<RetailDb> = {
 };
 
 /** `modify_pending_order_address(order_id, address1, …, zip)`: loose pending check. */
-export const modifyPendingOrderAddress: Tau2Tool<RetailDb> = {
+export const modifyPendingOrderAddress: DomainTool<RetailDb> = {
   name: 'modify_pending_order_address',
   kind: 'write',
   description: 'Modify the shipping address of a pending order.',
   params: ['order_id', ...ADDRESS_PARAMS],
   run: (db, args) => {
     const order = getOrder(db, args['order_id']);
-    if (!isPending(order)) throw new Tau2ToolError('Non-pending order cannot be modified');
+    if (!isPending(order)) throw new ToolError('Non-pending order cannot be modified');
     order.address = addressArgument(args);
     return printModel(orderModel(order));
   },
 };
 
 /** `modify_pending_order_payment(order_id, payment_method_id)`: moves the single payment. */
-export const modifyPendingOrderPayment: Tau2Tool<RetailDb> = {
+export const modifyPendingOrderPayment: DomainTool<RetailDb> = {
   name: 'modify_pending_order_payment',
   kind: 'write',
   description: 'Modify the payment method of a pending order.',
   params: ['order_id', 'payment_method_id'],
   run: (db, { order_id, payment_method_id }) => {
     const order = getOrder(db, order_id);
-    if (!isPending(order)) throw new Tau2ToolError('Non-pending order cannot be modified');
+    if (!isPending(order)) throw new ToolError('Non-pending order cannot be modified');
     const method = getPaymentMethod(db, order.user_id, payment_method_id);
     const first = order.payment_history[0];
     if (order.payment_history.length !== 1 || first?.transaction_type !== 'payment') {
-      throw new Tau2ToolError('There should be exactly one payment for a pending order');
+      throw new ToolError('There should be exactly one payment for a pending order');
     }
     if (first.payment_method_id === payment_method_id) {
-      throw new Tau2ToolError('The new payment method should be different from the current one');
+      throw new ToolError('The new payment method should be different from the current one');
     }
     const amount = first.amount;
-    if (isGiftCard(method) && method.balance < amount) throw new Tau2ToolError('Insufficient gift card balance to pay for the order');
+    if (isGiftCard(method) && method.balance < amount) throw new ToolError('Insufficient gift card balance to pay for the order');
     order.payment_history.push(
       { transaction_type: 'payment', amount, payment_method_id: payment_method_id as string },
       { transaction_type: 'refund', amount, payment_method_id: first.payment_method_id },
@@ -82,7 +82,7 @@ export const modifyPendingOrderPayment: Tau2Tool<RetailDb> = {
 };
 
 /** `modify_user_address(user_id, address1, …, zip)`: the user's default address. */
-export const modifyUserAddress: Tau2Tool<RetailDb> = {
+export const modifyUserAddress: DomainTool<RetailDb> = {
   name: 'modify_user_address',
   kind: 'write',
   description: 'Modify the default address of a user.',

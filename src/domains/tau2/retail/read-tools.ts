@@ -1,29 +1,29 @@
 /** The retail tools that change nothing: look-ups, `calculate` and the transfer. */
-import { Tau2ToolError, type Tau2Tool } from '../tau2-tool.js';
+import { ToolError, type DomainTool } from '../../domain-tool.js';
 import { pythonCalculate } from '../python-calc.js';
 import { getItem, getOrder, getProduct, getUser, type RetailDb } from './retail-db.js';
 import { orderModel, printModel, printProduct, printProductTypes, printVariant, pythonTypeName, userModel } from './retail-output.js';
 
 /** Python's `str.lower()` as the look-ups apply it; a non-string has no `.lower`. */
 function lower(value: unknown): string {
-  if (typeof value !== 'string') throw new Tau2ToolError(`'${pythonTypeName(value)}' object has no attribute 'lower'`);
+  if (typeof value !== 'string') throw new ToolError(`'${pythonTypeName(value)}' object has no attribute 'lower'`);
   return value.toLowerCase();
 }
 
 /** `calculate(expression)`. */
-export const calculate: Tau2Tool<RetailDb> = {
+export const calculate: DomainTool<RetailDb> = {
   name: 'calculate',
   kind: 'generic',
   description: 'Calculate the result of a mathematical expression.',
   params: ['expression'],
   run: (_db, { expression }) => {
-    if (typeof expression !== 'string') throw new Tau2ToolError(`'${pythonTypeName(expression)}' object is not iterable`);
+    if (typeof expression !== 'string') throw new ToolError(`'${pythonTypeName(expression)}' object is not iterable`);
     return pythonCalculate(expression);
   },
 };
 
 /** `find_user_id_by_email(email)`: case-insensitive; the bare user id. */
-export const findUserIdByEmail: Tau2Tool<RetailDb> = {
+export const findUserIdByEmail: DomainTool<RetailDb> = {
   name: 'find_user_id_by_email',
   kind: 'read',
   description: 'Find user id by email. If the user is not found, the function will return an error message.',
@@ -31,12 +31,12 @@ export const findUserIdByEmail: Tau2Tool<RetailDb> = {
   run: (db, { email }) => {
     const wanted = lower(email);
     for (const [userId, user] of Object.entries(db.users)) if (user.email.toLowerCase() === wanted) return userId;
-    throw new Tau2ToolError('User not found');
+    throw new ToolError('User not found');
   },
 };
 
 /** `find_user_id_by_name_zip(first_name, last_name, zip)`: names case-insensitive, zip exact. */
-export const findUserIdByNameZip: Tau2Tool<RetailDb> = {
+export const findUserIdByNameZip: DomainTool<RetailDb> = {
   name: 'find_user_id_by_name_zip',
   kind: 'read',
   description:
@@ -49,12 +49,12 @@ export const findUserIdByNameZip: Tau2Tool<RetailDb> = {
         if (user.address.zip === zip) return userId;
       }
     }
-    throw new Tau2ToolError('User not found');
+    throw new ToolError('User not found');
   },
 };
 
 /** `get_order_details(order_id)`: the order with all 14 fields. */
-export const getOrderDetails: Tau2Tool<RetailDb> = {
+export const getOrderDetails: DomainTool<RetailDb> = {
   name: 'get_order_details',
   kind: 'read',
   description: 'Get the status and details of an order.',
@@ -63,7 +63,7 @@ export const getOrderDetails: Tau2Tool<RetailDb> = {
 };
 
 /** `get_product_details(product_id)`: the product with its variants. */
-export const getProductDetails: Tau2Tool<RetailDb> = {
+export const getProductDetails: DomainTool<RetailDb> = {
   name: 'get_product_details',
   kind: 'read',
   description: 'Get the inventory details of a product.',
@@ -72,7 +72,7 @@ export const getProductDetails: Tau2Tool<RetailDb> = {
 };
 
 /** `get_item_details(item_id)` (current version only): the variant, searched over all products. */
-export const getItemDetails: Tau2Tool<RetailDb> = {
+export const getItemDetails: DomainTool<RetailDb> = {
   name: 'get_item_details',
   kind: 'read',
   description: 'Get the inventory details of an item.',
@@ -81,7 +81,7 @@ export const getItemDetails: Tau2Tool<RetailDb> = {
 };
 
 /** `get_user_details(user_id)`. */
-export const getUserDetails: Tau2Tool<RetailDb> = {
+export const getUserDetails: DomainTool<RetailDb> = {
   name: 'get_user_details',
   kind: 'read',
   description: 'Get the details of a user, including their orders.',
@@ -90,7 +90,7 @@ export const getUserDetails: Tau2Tool<RetailDb> = {
 };
 
 /** `list_all_product_types()`: `{name: product_id}` with sorted keys. */
-export const listAllProductTypes: Tau2Tool<RetailDb> = {
+export const listAllProductTypes: DomainTool<RetailDb> = {
   name: 'list_all_product_types',
   kind: 'read',
   description:
@@ -101,7 +101,7 @@ export const listAllProductTypes: Tau2Tool<RetailDb> = {
 };
 
 /** `transfer_to_human_agents(summary)`: always `Transfer successful`. */
-export const transferToHumanAgents: Tau2Tool<RetailDb> = {
+export const transferToHumanAgents: DomainTool<RetailDb> = {
   name: 'transfer_to_human_agents',
   kind: 'generic',
   description:

@@ -3,7 +3,7 @@
  * printed as Python does; and the argument coercions Python performs implicitly.
  */
 import { pythonFloat, pythonJson, type FloatPath } from '../python-json.js';
-import { Tau2ToolError } from '../tau2-tool.js';
+import { ToolError } from '../../domain-tool.js';
 import {
   productIds,
   variantIds,
@@ -129,8 +129,8 @@ export function pythonStr(value: unknown): string {
 export function idList(value: unknown): unknown[] {
   if (Array.isArray(value)) return value;
   if (typeof value === 'string') return Array.from(value);
-  if (value !== null && typeof value === 'object') throw new Tau2ToolError("'dict' object has no attribute 'count'");
-  throw new Tau2ToolError(`'${pythonTypeName(value)}' object is not iterable`);
+  if (value !== null && typeof value === 'object') throw new ToolError("'dict' object has no attribute 'count'");
+  throw new ToolError(`'${pythonTypeName(value)}' object is not iterable`);
 }
 
 /** Python's `list.count` for JSON scalars and lists of them. */
@@ -151,7 +151,7 @@ export function addressArgument(args: Record<string, unknown>): RetailAddress {
       (f) =>
         `${f}\n  Input should be a valid string [type=string_type, input_value=${pythonStr(args[f])}, input_type=${pythonTypeName(args[f])}]`,
     );
-    throw new Tau2ToolError(`${bad.length} validation error${bad.length > 1 ? 's' : ''} for UserAddress\n${lines.join('\n')}`);
+    throw new ToolError(`${bad.length} validation error${bad.length > 1 ? 's' : ''} for UserAddress\n${lines.join('\n')}`);
   }
   const [address1, address2, city, country, state, zip] = fields.map((f) => args[f] as string) as [
     string,

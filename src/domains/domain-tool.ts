@@ -1,22 +1,23 @@
 /**
- * The contract of a tau2-bench tool ported to TypeScript: same checks in the same order, same
- * error strings, same output bytes. A tool returns its output text (built with `pythonJson` and
- * the model's field order) or throws `Tau2ToolError`; the caller sees `Error: <message>`, as
- * upstream's environment shows any exception.
+ * The contract of a domain tool. For the tau2-bench ports: same checks in the same order, same
+ * error strings, same output bytes as upstream. A tool returns its output text (built with
+ * `pythonJson` and the model's field order) or throws `ToolError`; the caller sees
+ * `Error: <message>`, as tau2-bench's environment shows any exception. Baton's own domains
+ * follow the same contract, so one environment, evaluator and oracle serve every domain.
  */
-export type Tau2ToolKind = 'read' | 'write' | 'generic';
+export type ToolKind = 'read' | 'write' | 'generic';
 
 /** An error a tool raises on purpose; its message is upstream's, verbatim. */
-export class Tau2ToolError extends Error {
+export class ToolError extends Error {
   constructor(message: string) {
     super(message);
-    this.name = 'Tau2ToolError';
+    this.name = 'ToolError';
   }
 }
 
-export interface Tau2Tool<Db> {
+export interface DomainTool<Db> {
   name: string;
-  kind: Tau2ToolKind;
+  kind: ToolKind;
   description: string;
   /** Parameter names in upstream's order; the required ones first (for Python's TypeError texts). */
   params: readonly string[];
@@ -26,7 +27,7 @@ export interface Tau2Tool<Db> {
 }
 
 /** The result of one call as tau2-bench's environment reports it. */
-export interface Tau2CallResult {
+export interface ToolCallResult {
   output: string;
   error: boolean;
 }
@@ -34,14 +35,14 @@ export interface Tau2CallResult {
 /**
  * Calls a tool as upstream does: unknown tools, missing and unexpected arguments produce Python's
  * messages (`Error: AirlineTools.get_user_details() missing 1 required positional argument:
- * 'user_id'`); a `Tau2ToolError` becomes `Error: <message>`. Other exceptions are bugs and throw.
+ * 'user_id'`); a `ToolError` becomes `Error: <message>`. Other exceptions are bugs and throw.
  */
-export function callTau2Tool<Db>(
-  toolset: { className: string; tools: ReadonlyMap<string, Tau2Tool<Db>> },
+export function callDomainTool<Db>(
+  toolset: { className: string; tools: ReadonlyMap<string, DomainTool<Db>> },
   db: Db,
   name: string,
   args: Record<string, unknown>,
-): Tau2CallResult {
+): ToolCallResult {
   const tool = toolset.tools.get(name);
   if (!tool) return { output: `Error: Tool '${name}' not found.`, error: true };
   const qualified = `${toolset.className}.${name}()`;
@@ -57,7 +58,7 @@ export function callTau2Tool<Db>(
   try {
     return { output: tool.run(db, args), error: false };
   } catch (error) {
-    if (error instanceof Tau2ToolError) return { output: `Error: ${error.message}`, error: true };
+    if (error instanceof ToolError) return { output: `Error: ${error.message}`, error: true };
     throw error;
   }
 }
