@@ -27,15 +27,42 @@ export function pythonFloat(x: number): string {
   return `${sign}${whole}.${fraction || '0'}`;
 }
 
+const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
 /** A JSON string as Python writes it with `ensure_ascii`: every non-ASCII code unit as `\uXXXX`. */
 export function pythonString(text: string): string {
+  // Printable ASCII without quotes or backslashes (nearly every string) needs no escaping.
+  if (PLAIN.test(text)) return `"${text}"`;
   return JSON.stringify(text).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-/** Serialises `value` with sorted keys, Python's separators and Python's numbers. */
-export function pythonJson(value: unknown, isFloat: FloatPath = () => false, sortKeys = true): string {
+const ASTRAL_OR_HIGH = /[\ud800-\uffff]/;
+
+/**
+ * Sorts strings in place by code point, as Python sorts `str`. JavaScript's default sort compares
+ * UTF-16 code units, which agrees unless a key holds a surrogate pair or a character from U+E000;
+ * only then is the slower comparison needed.
+ */
+export function sortByCodePoint(keys: string[]): string[] {
+  keys.sort();
+  if (keys.some((k) => ASTRAL_OR_HIGH.test(k))) {
+    keys.sort((a, b) => {
+      const x = [...a].map((c) => c.codePointAt(0) ?? 0);
+      const y = [...b].map((c) => c.codePointAt(0) ?? 0);
+      for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return (x[i] ?? 0) - (y[i] ?? 0);
+      return x.length - y.length;
+    });
+  }
+  return keys;
+}
+
+/**
+ * Serialises `value` with sorted keys, Python's separators and Python's numbers. `at` is where
+ * `value` sits in a larger document (the path `isFloat` sees starts there).
+ */
+export function pythonJson(value: unknown, isFloat: FloatPath = () => false, sortKeys = true, at: readonly string[] = []): string {
   const out: string[] = [];
-  const path: string[] = [];
+  const path: string[] = [...at];
   const write = (v: unknown): void => {
     if (v === null || v === undefined) out.push('null');
     else if (typeof v === 'boolean') out.push(v ? 'true' : 'false');
@@ -52,7 +79,7 @@ export function pythonJson(value: unknown, isFloat: FloatPath = () => false, sor
       out.push(']');
     } else if (typeof v === 'object') {
       const keys = Object.keys(v);
-      if (sortKeys) keys.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      if (sortKeys) sortByCodePoint(keys);
       out.push('{');
       keys.forEach((key, i) => {
         if (i > 0) out.push(', ');
@@ -67,3 +94,6 @@ export function pythonJson(value: unknown, isFloat: FloatPath = () => false, sor
   write(value);
   return out.join('');
 }
+
+/** `pythonJson` with sorted keys, of a value found at `at` in a larger document. */
+export const pythonJsonAt = (value: unknown, isFloat: FloatPath, at: readonly string[]): string => pythonJson(value, isFloat, true, at);

@@ -1,22 +1,10 @@
 import { z } from 'zod';
+import { EvaluationCriteriaSchema, type RewardComponent } from '../domain.js';
 import type { Tau2Data } from './tau2-data.js';
 
 export const TASK_VERSIONS = ['current', 'release-37199f3'] as const;
 export type Tau2TaskVersion = (typeof TASK_VERSIONS)[number];
 export type Tau2Split = 'train' | 'test' | 'base';
-
-const RewardBasisSchema = z.array(z.enum(['DB', 'ENV_ASSERTION', 'COMMUNICATE', 'NL_ASSERTION', 'ACTION']));
-
-/** A gold action of a task's reference trajectory. */
-export const Tau2ActionSchema = z.object({
-  action_id: z.string(),
-  requestor: z.string().optional(),
-  name: z.string(),
-  arguments: z.record(z.string(), z.unknown()),
-  info: z.unknown().optional(),
-  compare_args: z.array(z.string()).nullable().optional(),
-});
-export type Tau2Action = z.infer<typeof Tau2ActionSchema>;
 
 /** A tau2-bench task, with the fields Baton reads; the rest is kept as upstream wrote it. */
 export const Tau2TaskSchema = z
@@ -37,13 +25,7 @@ export const Tau2TaskSchema = z
       ]),
     }),
     initial_state: z.unknown().nullable().optional(),
-    evaluation_criteria: z.object({
-      actions: z.array(Tau2ActionSchema).nullable(),
-      env_assertions: z.unknown().nullable().optional(),
-      communicate_info: z.array(z.string()).nullable().optional(),
-      nl_assertions: z.array(z.string()).nullable().optional(),
-      reward_basis: RewardBasisSchema.optional(),
-    }),
+    evaluation_criteria: EvaluationCriteriaSchema,
   })
   .passthrough();
 export type Tau2TaskRecord = z.infer<typeof Tau2TaskSchema>;
@@ -54,7 +36,7 @@ export interface Tau2Task {
   id: string;
   version: Tau2TaskVersion;
   split: 'train' | 'test';
-  rewardBasis: z.infer<typeof RewardBasisSchema>;
+  rewardBasis: RewardComponent[];
   /** Scoring needs an LLM judge: NL_ASSERTION in the basis and assertions to judge. */
   needsJudge: boolean;
   record: Tau2TaskRecord;

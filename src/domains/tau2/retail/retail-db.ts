@@ -3,8 +3,9 @@
  * optional order field present), plus the lookups every retail tool shares, with upstream's
  * verbatim errors.
  */
+import { isDraft, original } from 'mutative';
 import { withModelDefaults } from '../canonical-db.js';
-import { Tau2ToolError } from '../tau2-tool.js';
+import { ToolError } from '../../domain-tool.js';
 
 export type RetailAddress = { address1: string; address2: string; city: string; country: string; state: string; zip: string };
 export type RetailVariant = { item_id: string; options: Record<string, string>; available: boolean; price: number };
@@ -51,7 +52,11 @@ export type RetailDb = {
  */
 type KeyOrder = { products: readonly string[]; variants: ReadonlyMap<string, readonly string[]> };
 
-const keyOrders = new WeakMap<RetailDb, KeyOrder>();
+// Kept by the products map (which no retail tool writes), so copy-on-write snapshots of the
+// database, and drafts of it, find the order of the database they came from.
+const keyOrders = new WeakMap<object, KeyOrder>();
+const orderOf = (db: RetailDb): KeyOrder | undefined =>
+  keyOrders.get(isDraft(db.products) ? (original(db.products) as object) : db.products);
 
 /** Reads the key order of the product and variant maps from the JSON text itself. */
 function readKeyOrder(text: string, db: RetailDb): KeyOrder {
@@ -73,15 +78,15 @@ function readKeyOrder(text: string, db: RetailDb): KeyOrder {
 /** Parses retail `db.json` into the in-memory model dump, remembering upstream's key order. */
 export function loadRetailDb(text: string): RetailDb {
   const db = withModelDefaults('retail', JSON.parse(text) as Record<string, unknown>) as unknown as RetailDb;
-  keyOrders.set(db, readKeyOrder(text, db));
+  keyOrders.set(db.products, readKeyOrder(text, db));
   return db;
 }
 
 /** A deep copy of `db` that keeps its remembered key order. */
 export function cloneRetailDb(db: RetailDb): RetailDb {
   const copy = structuredClone(db);
-  const order = keyOrders.get(db);
-  if (order) keyOrders.set(copy, order);
+  const order = orderOf(db);
+  if (order) keyOrders.set(copy.products, order);
   return copy;
 }
 
@@ -96,43 +101,43 @@ function ordered(obj: object, recorded: readonly string[] | undefined): string[]
 
 /** Product ids in `db.json` order. */
 export function productIds(db: RetailDb): string[] {
-  return ordered(db.products, keyOrders.get(db)?.products);
+  return ordered(db.products, orderOf(db)?.products);
 }
 
 /** A product's variant ids in `db.json` order. */
 export function variantIds(db: RetailDb, product: RetailProduct): string[] {
-  return ordered(product.variants, keyOrders.get(db)?.variants.get(product.product_id));
+  return ordered(product.variants, orderOf(db)?.variants.get(product.product_id));
 }
 
 /** `key in mapping` as Python evaluates it: lists and dicts are unhashable. */
 function has(map: object, key: unknown): key is string {
-  if (Array.isArray(key)) throw new Tau2ToolError("unhashable type: 'list'");
-  if (key !== null && typeof key === 'object') throw new Tau2ToolError("unhashable type: 'dict'");
+  if (Array.isArray(key)) throw new ToolError("unhashable type: 'list'");
+  if (key !== null && typeof key === 'object') throw new ToolError("unhashable type: 'dict'");
   return typeof key === 'string' && Object.hasOwn(map, key);
 }
 
 /** `_get_order`: `Order not found`. */
 export function getOrder(db: RetailDb, orderId: unknown): RetailOrder {
-  if (!has(db.orders, orderId)) throw new Tau2ToolError('Order not found');
+  if (!has(db.orders, orderId)) throw new ToolError('Order not found');
   return db.orders[orderId] as RetailOrder;
 }
 
 /** `_get_user`: `User not found`. */
 export function getUser(db: RetailDb, userId: unknown): RetailUser {
-  if (!has(db.users, userId)) throw new Tau2ToolError('User not found');
+  if (!has(db.users, userId)) throw new ToolError('User not found');
   return db.users[userId] as RetailUser;
 }
 
 /** `_get_product`: `Product not found`. */
 export function getProduct(db: RetailDb, productId: unknown): RetailProduct {
-  if (!has(db.products, productId)) throw new Tau2ToolError('Product not found');
+  if (!has(db.products, productId)) throw new ToolError('Product not found');
   return db.products[productId] as RetailProduct;
 }
 
 /** `_get_variant`: the product lookup, then `Variant not found`. */
 export function getVariant(db: RetailDb, productId: unknown, variantId: unknown): RetailVariant {
   const product = getProduct(db, productId);
-  if (!has(product.variants, variantId)) throw new Tau2ToolError('Variant not found');
+  if (!has(product.variants, variantId)) throw new ToolError('Variant not found');
   return product.variants[variantId] as RetailVariant;
 }
 
@@ -142,13 +147,13 @@ export function getItem(db: RetailDb, itemId: unknown): RetailVariant {
     const variants = db.products[productId]?.variants ?? {};
     if (has(variants, itemId)) return variants[itemId] as RetailVariant;
   }
-  throw new Tau2ToolError('Item not found');
+  throw new ToolError('Item not found');
 }
 
 /** `_get_payment_method`: the user lookup, then `Payment method not found`. */
 export function getPaymentMethod(db: RetailDb, userId: unknown, paymentMethodId: unknown): RetailPaymentMethod {
   const user = getUser(db, userId);
-  if (!has(user.payment_methods, paymentMethodId)) throw new Tau2ToolError('Payment method not found');
+  if (!has(user.payment_methods, paymentMethodId)) throw new ToolError('Payment method not found');
   return user.payment_methods[paymentMethodId] as RetailPaymentMethod;
 }
 
