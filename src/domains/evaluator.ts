@@ -1,0 +1,239 @@
+/**
+ * The evaluator, with tau2-bench's semantics (TAU2.md §5), for every domain:
+ * - termination: in the current task version only a user or agent stop is scored (anything else
+ *   is 0.0); in the release only `max_steps` and `too_many_errors` short-circuit;
+ * - DB: the trajectory's writes replayed on a fresh episode versus the gold actions replayed on
+ *   another (their failures swallowed), compared by canonical hash;
+ * - COMMUNICATE: each string appears, case-insensitively, in some assistant text with its commas
+ *   removed;
+ * - NL_ASSERTION: one call to a configured judge; with no judge the task is **unscored** (unless
+ *   another component of the basis already failed, which makes the product 0 whatever a judge says);
+ * - ACTION: each gold action matched by some call (diagnostic unless in the basis);
+ * - the reward is the product over `reward_basis`, and a trial succeeds within 1e-6 of 1.0.
+ * On top of upstream, it records the hand-off facts upstream ignores: whether, when, to whom and
+ * why the agent transferred.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import type { Domain, DomainTask, GoldAction, HandoffLabel, RewardComponent } from './domain.js';
+import type { Judge, JudgeVerdict } from './judge.js';
+import { toolCallsOf, type TerminationReason, type Trajectory, type TrajectoryMessage, type TrajectoryToolCall } from './trajectory.js';
+
+/** Tool names that hand the customer to a human in any domain: the harness's action and tau2-bench's. */
+export const TRANSFER_TOOLS: ReadonlySet<string> = new Set(['handoff', 'transfer_to_human_agents']);
+
+export interface DbCheck {
+  reward: number;
+  predictedHash: string | null;
+  goldHash: string | null;
+  /** Writes whose replayed output differed from the recorded tool message (upstream raises on these). */
+  replayMismatches: { callId: string; name: string; recorded: string | null; replayed: string }[];
+}
+
+export interface CommunicateCheck {
+  reward: number;
+  missing: string[];
+}
+
+export interface ActionCheck {
+  reward: number;
+  /** Gold actions no call in the trajectory matched. */
+  missing: string[];
+}
+
+export type NlCheck =
+  | { status: 'scored'; reward: number; verdict: JudgeVerdict }
+  | { status: 'unscored'; reward: null; why: string }
+  | { status: 'not_needed'; reward: 1 };
+
+/** What the agent did about handing off, for the lab's metrics (upstream records none of it). */
+export interface HandoffFacts {
+  transferred: boolean;
+  /** Index in the trajectory's messages of the first transfer call, and its position among all tool calls. */
+  message: number | null;
+  toolCall: number | null;
+  /** How many assistant messages came before the transfer. */
+  assistantTurnsBefore: number | null;
+  tool: string | null;
+  target: string | null;
+  reason: string | null;
+  summary: string | null;
+  /** What the task expects. */
+  label: HandoffLabel;
+}
+
+export interface Evaluation {
+  domain: string;
+  taskId: string;
+  /** The task version whose files and scoring rules were used. */
+  taskVersion: string;
+  source: string;
+  termination: TerminationReason;
+  /** `scored`, or `unscored` with the reason (a judge was needed and none is configured, …). */
+  status: 'scored' | 'unscored';
+  unscoredWhy: string | null;
+  /** The product over the basis; null when unscored. */
+  reward: number | null;
+  success: boolean | null;
+  rewardBasis: readonly RewardComponent[];
+  /** Absent when the run ended before it could be scored (premature termination). */
+  db?: DbCheck;
+  communicate?: CommunicateCheck;
+  action?: ActionCheck;
+  nl?: NlCheck;
+  handoff: HandoffFacts;
+}
+
+export interface EvaluateOptions {
+  /** An LLM judge for NL assertions; without one, tasks that need it are unscored. */
+  judge?: Judge;
+}
+
+/** `abs(reward - 1) < 1e-6`, tau2-bench's success test. */
+export const isSuccess = (reward: number): boolean => Math.abs(reward - 1) < 1e-6;
+
+/** Whether a run that ended so is scored at all, by the task version's rules. */
+export function isScoredTermination(termination: TerminationReason, taskVersion: string): boolean {
+  if (taskVersion === 'release-37199f3') return termination !== 'max_steps' && termination !== 'too_many_errors';
+  return termination === 'user_stop' || termination === 'agent_stop';
+}
+
+/** A replayed output equals the recorded one: as parsed JSON when both parse, else as text. */
+function sameOutput(recorded: string, replayed: string): boolean {
+  if (recorded === replayed) return true;
+  try {
+    return isDeepStrictEqual(JSON.parse(recorded), JSON.parse(replayed));
+  } catch {
+    return false;
+  }
+}
+
+function dbCheck(domain: Domain, task: DomainTask, messages: readonly TrajectoryMessage[]): DbCheck {
+  if (task.actions === null && task.envAssertions === null) {
+    return { reward: 1, predictedHash: null, goldHash: null, replayMismatches: [] };
+  }
+  const recorded = new Map<string, string>();
+  for (const m of messages) if (m.role === 'tool') recorded.set(m.id, m.content);
+  const predicted = domain.newEpisode();
+  const replayMismatches: DbCheck['replayMismatches'] = [];
+  for (const { call } of toolCallsOf(messages)) {
+    if (!domain.isWrite(call.name)) continue;
+    const replayed = predicted.call(call.name, call.arguments).output;
+    const was = recorded.get(call.id) ?? null;
+    if (was === null || !sameOutput(was, replayed)) replayMismatches.push({ callId: call.id, name: call.name, recorded: was, replayed });
+  }
+  const gold = domain.newEpisode();
+  for (const action of task.actions ?? []) gold.call(action.name, action.arguments);
+  const predictedHash = predicted.hash();
+  const goldHash = gold.hash();
+  return { reward: predictedHash === goldHash ? 1 : 0, predictedHash, goldHash, replayMismatches };
+}
+
+function communicateCheck(task: DomainTask, messages: readonly TrajectoryMessage[]): CommunicateCheck {
+  const texts = messages.flatMap((m) => (m.role === 'assistant' && m.content ? [m.content.toLowerCase().replaceAll(',', '')] : []));
+  const missing = task.communicateInfo.filter((info) => !texts.some((text) => text.includes(info.toLowerCase())));
+  return { reward: missing.length === 0 ? 1 : 0, missing };
+}
+
+function matches(action: GoldAction, call: TrajectoryToolCall): boolean {
+  if (action.name !== call.name) return false;
+  const keys = action.compareArgs ?? Object.keys(action.arguments);
+  if (action.compareArgs === null && !isDeepStrictEqual(Object.keys(call.arguments).sort(), keys.slice().sort())) return false;
+  return keys.every((k) => isDeepStrictEqual(call.arguments[k], action.arguments[k]));
+}
+
+function actionCheck(task: DomainTask, messages: readonly TrajectoryMessage[]): ActionCheck {
+  const calls = toolCallsOf(messages).map((c) => c.call);
+  const missing = (task.actions ?? []).filter((a) => !calls.some((c) => matches(a, c))).map((a) => a.actionId);
+  return { reward: missing.length === 0 ? 1 : 0, missing };
+}
+
+/** The trajectory as the judge reads it: `role: content` lines, tool calls as `assistant: None`. */
+export function renderForJudge(messages: readonly TrajectoryMessage[]): string {
+  return messages.map((m) => `${m.role}: ${m.content ?? 'None'}`).join('\n');
+}
+
+async function nlCheck(task: DomainTask, messages: readonly TrajectoryMessage[], judge: Judge | undefined): Promise<NlCheck> {
+  if (task.nlAssertions.length === 0) return { status: 'not_needed', reward: 1 };
+  if (!judge) return { status: 'unscored', reward: null, why: 'the task has NL assertions and no judge is configured' };
+  const verdict = await judge.judge({ trajectory: renderForJudge(messages), assertions: task.nlAssertions });
+  if (!verdict.ok) return { status: 'unscored', reward: null, why: `the judge failed: ${verdict.error}` };
+  return { status: 'scored', reward: verdict.results.every((r) => r.metExpectation) ? 1 : 0, verdict };
+}
+
+/** The hand-off facts of a trajectory: its first transfer call, if any. */
+export function handoffFacts(domain: Pick<Domain, 'transferTool'>, task: DomainTask, messages: readonly TrajectoryMessage[]): HandoffFacts {
+  const first = toolCallsOf(messages).find(({ call }) => call.name === domain.transferTool || TRANSFER_TOOLS.has(call.name));
+  const text = (v: unknown) => (typeof v === 'string' ? v : null);
+  if (!first) {
+    return {
+      transferred: false,
+      message: null,
+      toolCall: null,
+      assistantTurnsBefore: null,
+      tool: null,
+      target: null,
+      reason: null,
+      summary: null,
+      label: task.handoff,
+    };
+  }
+  const args = first.call.arguments;
+  return {
+    transferred: true,
+    message: first.message,
+    toolCall: first.ordinal,
+    assistantTurnsBefore: messages.slice(0, first.message).filter((m) => m.role === 'assistant').length,
+    tool: first.call.name,
+    // The harness's `handoff` names its target; tau2-bench's transfer has one implicit team.
+    target: text(args['target']),
+    reason: text(args['reason']),
+    summary: text(args['summary']),
+    label: task.handoff,
+  };
+}
+
+/** Scores one run of `task` in `domain`. */
+export async function evaluate(
+  domain: Domain,
+  task: DomainTask,
+  trajectory: Trajectory,
+  options: EvaluateOptions = {},
+): Promise<Evaluation> {
+  const base = {
+    domain: domain.name,
+    taskId: task.id,
+    taskVersion: task.version,
+    source: domain.source,
+    termination: trajectory.termination,
+    rewardBasis: task.rewardBasis,
+    handoff: handoffFacts(domain, task, trajectory.messages),
+  };
+  if (!isScoredTermination(trajectory.termination, task.version)) {
+    return { ...base, status: 'scored', unscoredWhy: null, reward: 0, success: false };
+  }
+  const { messages } = trajectory;
+  const db = dbCheck(domain, task, messages);
+  const communicate = communicateCheck(task, messages);
+  const action = actionCheck(task, messages);
+  const nl: NlCheck = task.rewardBasis.includes('NL_ASSERTION')
+    ? await nlCheck(task, messages, options.judge)
+    : { status: 'unscored', reward: null, why: 'not in the reward basis' };
+  const component: Record<RewardComponent, number | null> = {
+    DB: db.reward,
+    COMMUNICATE: communicate.reward,
+    ACTION: action.reward,
+    NL_ASSERTION: nl.reward,
+    // Named check functions on the environment; no airline, retail or billing task uses them.
+    ENV_ASSERTION: null,
+  };
+  const missing = task.rewardBasis.filter((c) => component[c] === null);
+  const scores = { db, communicate, action, nl };
+  // A component that failed decides the product whatever the missing ones would say.
+  const failed = task.rewardBasis.some((c) => component[c] === 0);
+  if (missing.length > 0 && !failed) {
+    const why = missing.map((c) => (c === 'NL_ASSERTION' && nl.status === 'unscored' ? nl.why : `${c} is not supported`)).join('; ');
+    return { ...base, ...scores, status: 'unscored', unscoredWhy: why, reward: null, success: null };
+  }
+  const reward = task.rewardBasis.reduce((product, c) => product * (component[c] ?? 1), 1);
+  return { ...base, ...scores, status: 'scored', unscoredWhy: null, reward, success: isSuccess(reward) };
+}

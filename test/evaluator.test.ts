@@ -1,0 +1,210 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Domain, DomainTask } from '../src/domains/domain.js';
+import { evaluate, isScoredTermination } from '../src/domains/evaluator.js';
+import { createOpenAiJudge } from '../src/domains/judge.js';
+import { runOracle } from '../src/domains/oracle.js';
+import { OPENING_MESSAGE, type Trajectory, type TrajectoryMessage } from '../src/domains/trajectory.js';
+import { startScriptedOpenAiServer, type ScriptedOpenAiServer } from '../src/testing/scripted-openai-server.js';
+import { tau2Domain } from './support/tau2-domains.js';
+
+const taskOf = (domain: Domain, id: string): DomainTask => {
+  const task = domain.tasks.find((t) => t.id === id);
+  if (!task) throw new Error(`no task ${id}`);
+  return task;
+};
+
+/** A run in which the agent transfers at once, writing nothing. */
+function transferOnly(summary = 'The customer needs help.'): Trajectory {
+  return {
+    messages: [
+      { role: 'assistant', content: OPENING_MESSAGE, toolCalls: [] },
+      { role: 'user', content: 'I need help with my booking.', toolCalls: [] },
+      {
+        role: 'assistant',
+        content: null,
+        toolCalls: [{ id: 't1', name: 'transfer_to_human_agents', arguments: { summary }, requestor: 'assistant' }],
+      },
+      { role: 'tool', id: 't1', content: 'Transfer successful', error: false, requestor: 'assistant' },
+      { role: 'user', content: '###TRANSFER###', toolCalls: [] },
+    ],
+    termination: 'user_stop',
+  };
+}
+
+const ids = (list: string) => list.split(' ').sort();
+
+describe('the transfer loophole, reproduced as TAU2.md §5 tabulates it', () => {
+  it.each([
+    ['airline', 'current', '0 1 2 4 5 6 9 10 13 26 27 28 31 34 36 38 41 43 45 46 47 48 49', ''],
+    ['airline', 'release-37199f3', '0 1 4 5 6 10 13 26 28 31 34 36 41 43 45 46 47 48 49', ''],
+    ['retail', 'current', '10 12 25 50 57 65', '24 62 67 68 105'],
+    ['retail', 'release-37199f3', '10 12 25 50 57 65 105', ''],
+  ] as const)(
+    '%s (%s): which no-write transfers score 1.0, and which cannot be scored without a judge',
+    async (name, version, full, unscored) => {
+      const domain = await tau2Domain(name, version);
+      const results = await Promise.all(domain.tasks.map((task) => evaluate(domain, task, transferOnly())));
+      expect(
+        results
+          .filter((r) => r.reward === 1)
+          .map((r) => r.taskId)
+          .sort(),
+      ).toEqual(ids(full));
+      expect(
+        results
+          .filter((r) => r.status === 'unscored')
+          .map((r) => r.taskId)
+          .sort(),
+      ).toEqual(unscored ? ids(unscored) : []);
+      expect(results.every((r) => r.handoff.transferred && r.handoff.summary === 'The customer needs help.')).toBe(true);
+      expect(results.every((r) => r.taskVersion === version)).toBe(true);
+    },
+  );
+});
+
+describe('evaluate', () => {
+  it('scores 0 without checks when the run did not end with a user or agent stop (current), and only max_steps/too_many_errors in the release', async () => {
+    expect(isScoredTermination('user_stop', 'current')).toBe(true);
+    expect(isScoredTermination('agent_stop', 'current')).toBe(true);
+    for (const reason of ['max_steps', 'too_many_errors', 'agent_error', 'user_error', 'timeout'] as const) {
+      expect(isScoredTermination(reason, 'current')).toBe(false);
+    }
+    expect(isScoredTermination('agent_error', 'release-37199f3')).toBe(true);
+    expect(isScoredTermination('max_steps', 'release-37199f3')).toBe(false);
+    const domain = await tau2Domain('airline');
+    const task = taskOf(domain, '0');
+    const oracle = runOracle(domain, task);
+    const cut = await evaluate(domain, task, { ...oracle, termination: 'max_steps' });
+    expect(cut).toMatchObject({ reward: 0, success: false, status: 'scored' });
+    expect(cut.db).toBeUndefined();
+  });
+
+  it('fails the DB check when a write is missing, and records a write whose replay differs from the log', async () => {
+    const domain = await tau2Domain('airline');
+    const task = domain.tasks.find((t) => (t.actions ?? []).some((a) => domain.isWrite(a.name)));
+    if (!task) throw new Error('an airline task writes');
+    const oracle = runOracle(domain, task);
+    const withoutWrites: TrajectoryMessage[] = oracle.messages.filter(
+      (m) => !(m.role === 'assistant' && m.toolCalls.some((c) => domain.isWrite(c.name))),
+    );
+    const partial = await evaluate(domain, task, { messages: withoutWrites, termination: 'user_stop' });
+    expect(partial.db?.reward).toBe(0);
+    expect(partial.reward).toBe(0);
+    expect(partial.db?.predictedHash).not.toBe(partial.db?.goldHash);
+
+    const tampered = oracle.messages.map((m) =>
+      m.role === 'tool' && m.id === firstWriteId(oracle, domain) ? { ...m, content: 'something else' } : m,
+    );
+    const result = await evaluate(domain, task, { messages: tampered, termination: 'user_stop' });
+    expect(result.db?.replayMismatches).toHaveLength(1);
+    expect(result.db?.reward).toBe(1);
+  });
+
+  it('checks communicate_info case-insensitively, after removing commas from the message', async () => {
+    const domain = await tau2Domain('airline');
+    const task = { ...taskOf(domain, '0'), communicateInfo: ['1000', 'Refund Of $55'] };
+    const say = (content: string): Trajectory => ({
+      messages: [...transferOnly().messages.slice(0, 2), { role: 'assistant', content, toolCalls: [] }],
+      termination: 'agent_stop',
+    });
+    expect((await evaluate(domain, task, say('You get 1,000 points and a refund of $55.'))).communicate).toEqual({
+      reward: 1,
+      missing: [],
+    });
+    expect((await evaluate(domain, task, say('You get 1 000 points and a refund of $55.'))).communicate).toEqual({
+      reward: 0,
+      missing: ['1000'],
+    });
+    // The expected string is not stripped of commas, so it can never match one.
+    const withComma = { ...task, communicateInfo: ['1,000'] };
+    expect((await evaluate(domain, withComma, say('You get 1,000 points.'))).communicate?.reward).toBe(0);
+  });
+
+  it('marks a task that needs a judge as unscored when none is configured, never as passed', async () => {
+    const domain = await tau2Domain('retail');
+    const task = domain.tasks.find((t) => t.needsJudge);
+    if (!task) throw new Error('a retail task needs a judge');
+    const result = await evaluate(domain, task, runOracle(domain, task));
+    expect(result).toMatchObject({ status: 'unscored', reward: null, success: null });
+    expect(result.unscoredWhy).toMatch(/no judge is configured/);
+    expect(result.db?.reward).toBe(1);
+  });
+
+  it('records the hand-off facts: whether, when, to whom and why', async () => {
+    const domain = await tau2Domain('airline');
+    const task = taskOf(domain, '13');
+    expect(task.handoff).toMatchObject({ expected: true, source: 'gold_actions' });
+    const result = await evaluate(domain, task, runOracle(domain, task));
+    expect(result.handoff.transferred).toBe(true);
+    expect(result.handoff.tool).toBe('transfer_to_human_agents');
+    expect(result.handoff.message).toBeGreaterThan(1);
+    expect(result.handoff.assistantTurnsBefore).toBeGreaterThan(0);
+    const none = await evaluate(domain, taskOf(domain, '0'), runOracle(domain, taskOf(domain, '0')));
+    expect(none.handoff).toMatchObject({ transferred: false, message: null, label: { expected: false } });
+  });
+
+  it('reports the ACTION check as a diagnostic', async () => {
+    const domain = await tau2Domain('airline');
+    const task = domain.tasks.find((t) => (t.actions ?? []).some((a) => domain.isWrite(a.name)));
+    if (!task) throw new Error('an airline task writes');
+    const result = await evaluate(domain, task, transferOnly());
+    expect(result.action?.reward).toBe(0);
+    expect(result.action?.missing.length).toBeGreaterThan(0);
+    const oracle = await evaluate(domain, task, runOracle(domain, task));
+    expect(oracle.action).toEqual({ reward: 1, missing: [] });
+  });
+});
+
+function firstWriteId(trajectory: Trajectory, domain: Domain): string {
+  for (const m of trajectory.messages) if (m.role === 'assistant') for (const c of m.toolCalls) if (domain.isWrite(c.name)) return c.id;
+  throw new Error('no write');
+}
+
+describe('the NL-assertion judge over HTTP (scripted OpenAI-compatible server)', () => {
+  const servers: ScriptedOpenAiServer[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((s) => s.close()));
+  });
+
+  const judged = async (content: string | null) => {
+    const server = await startScriptedOpenAiServer({ script: [{ type: 'reply', content }] });
+    servers.push(server);
+    const domain = await tau2Domain('retail');
+    const task = domain.tasks.find((t) => t.needsJudge && t.nlAssertions.length === 2);
+    if (!task) throw new Error('a retail task has two NL assertions');
+    const result = await evaluate(domain, task, runOracle(domain, task), {
+      judge: createOpenAiJudge({ baseURL: server.url, model: 'judge' }),
+    });
+    return { result, server, task };
+  };
+  const answer = (...met: boolean[]) =>
+    JSON.stringify({ results: met.map((m, i) => ({ expectedOutcome: `outcome ${i}`, reasoning: 'because', metExpectation: m })) });
+
+  it('passes when every assertion is met, sending the trajectory and the assertions at temperature 0', async () => {
+    const { result, server, task } = await judged(answer(true, true));
+    expect(result).toMatchObject({ status: 'scored', reward: 1, success: true, nl: { status: 'scored', reward: 1 } });
+    const body = server.requests.find((r) => r.path.endsWith('/chat/completions'))?.body as {
+      temperature: number;
+      messages: { content: string }[];
+    };
+    expect(body.temperature).toBe(0);
+    const prompt = body.messages.map((m) => m.content).join('\n');
+    for (const assertion of task.nlAssertions) expect(prompt).toContain(assertion);
+    expect(prompt).toContain(`assistant: ${OPENING_MESSAGE}`);
+  });
+
+  it('fails when one is not met', async () => {
+    const { result } = await judged(answer(true, false));
+    expect(result).toMatchObject({ status: 'scored', reward: 0, success: false });
+  });
+
+  it.each([
+    ['a wrong number of results', answer(true)],
+    ['text that is not JSON', 'yes, all good'],
+    ['JSON of the wrong shape', JSON.stringify({ results: [{ met: true }, { met: true }] })],
+  ])('leaves the task unscored on %s', async (_what, content) => {
+    const { result } = await judged(content);
+    expect(result).toMatchObject({ status: 'unscored', reward: null });
+    expect(result.unscoredWhy).toMatch(/the judge/);
+  });
+});
