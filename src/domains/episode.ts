@@ -5,7 +5,7 @@
  * Nothing is re-parsed or deep-copied per episode, and untouched records keep their identity,
  * which lets the canonical hash reuse their serialisation (see `createCanonicalHasher`).
  */
-import { create } from 'mutative';
+import { create, type Patch } from 'mutative';
 import type { Episode } from './domain.js';
 import { callDomainTool, type DomainTool, type ToolCallResult } from './domain-tool.js';
 
@@ -33,18 +33,21 @@ export function freezeDb<Db extends object>(db: Db): Db {
 }
 
 /**
- * Freezes what a write created below the collections. The root and its collection maps stay
- * unfrozen after a write: `Object.freeze` on a map of thousands of keys costs more than the write
- * itself, and nothing relies on it (tools receive drafts for writes; a snapshot's records, which
- * the canonical hasher caches by identity, are frozen).
+ * Freezes the records a write changed (`patches` name them). The root and its collection maps
+ * stay unfrozen after a write: `Object.freeze` on a map of thousands of keys costs more than the
+ * write itself, and nothing relies on it (write tools get drafts; the canonical hasher caches
+ * only frozen records, and every record of a snapshot is frozen).
  */
-function freezeRecords(db: object): void {
-  for (const collection of Object.values(db)) {
-    if (collection === null || typeof collection !== 'object' || Object.isFrozen(collection)) continue;
-    for (const key in collection) {
-      const record = (collection as Record<string, unknown>)[key];
-      if (record !== null && typeof record === 'object' && !Object.isFrozen(record)) freezeDb(record);
+function freezeChanged(db: object, patches: readonly Patch[]): void {
+  for (const patch of patches) {
+    const [collection, key] = patch.path;
+    const records = (db as Record<string, unknown>)[String(collection)];
+    if (key === undefined || records === null || typeof records !== 'object') {
+      if (records !== null && typeof records === 'object') freezeDb(records);
+      continue;
     }
+    const record = (records as Record<string, unknown>)[String(key)];
+    if (record !== null && typeof record === 'object') freezeDb(record);
   }
 }
 
@@ -74,14 +77,15 @@ export function createEpisode<Db extends object>(initial: Db, toolset: Toolset<D
     call(name, args) {
       if (toolset.tools.get(name)?.kind !== 'write') return guarded(() => callDomainTool(toolset, db, name, args));
       let result: ToolCallResult = { output: '', error: true };
-      db = create(
+      const [next, patches] = create(
         db,
         (draft) => {
           result = guarded(() => callDomainTool(toolset, draft as Db, name, args));
         },
-        { enableAutoFreeze: false },
-      ) as Db;
-      freezeRecords(db);
+        { enableAutoFreeze: false, enablePatches: { arrayLengthAssignment: false } },
+      );
+      db = next as Db;
+      freezeChanged(db, patches);
       return result;
     },
     hash: () => hash(db),

@@ -56,6 +56,25 @@ export function sortByCodePoint(keys: string[]): string[] {
   return keys;
 }
 
+/** Sorted key lists by the keys in their original order: records of one model share a handful. */
+const sortedByShape = new Map<string, readonly string[]>();
+const MAX_SHAPES = 10_000;
+
+function sortedKeysOf(value: object): readonly string[] {
+  const keys = Object.keys(value);
+  if (keys.length < 2) return keys;
+  const shape = keys.join('\u0000');
+  let sorted = sortedByShape.get(shape);
+  // Keys holding the separator could alias another shape: the cached list must be this object's.
+  if (sorted !== undefined && (sorted.length !== keys.length || !sorted.every((k) => Object.hasOwn(value, k)))) sorted = undefined;
+  if (sorted === undefined) {
+    if (sortedByShape.size >= MAX_SHAPES) sortedByShape.clear();
+    sorted = sortByCodePoint(keys);
+    sortedByShape.set(shape, sorted);
+  }
+  return sorted;
+}
+
 /**
  * Serialises `value` with sorted keys, Python's separators and Python's numbers. `at` is where
  * `value` sits in a larger document (the path `isFloat` sees starts there).
@@ -78,8 +97,7 @@ export function pythonJson(value: unknown, isFloat: FloatPath = () => false, sor
       });
       out.push(']');
     } else if (typeof v === 'object') {
-      const keys = Object.keys(v);
-      if (sortKeys) sortByCodePoint(keys);
+      const keys = sortKeys ? sortedKeysOf(v) : Object.keys(v);
       out.push('{');
       keys.forEach((key, i) => {
         if (i > 0) out.push(', ');
