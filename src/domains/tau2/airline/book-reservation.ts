@@ -95,8 +95,7 @@ export const bookReservation: DomainTool<AirlineDb> = {
     total += 50 * Number(nonfree);
 
     for (const payment of payments) {
-      if (!Object.hasOwn(user.payment_methods, payment.payment_id))
-        throw new ToolError(`Payment method ${payment.payment_id} not found`);
+      if (!Object.hasOwn(user.payment_methods, payment.payment_id)) throw new ToolError(`Payment method ${payment.payment_id} not found`);
       const method = user.payment_methods[payment.payment_id];
       if ((method?.source === 'gift_card' || method?.source === 'certificate') && (method.amount ?? 0) < payment.amount) {
         throw new ToolError(`Not enough balance in payment method ${payment.payment_id}`);

@@ -77,10 +77,8 @@ export const updateReservationFlights: DomainTool<AirlineDb> = {
         continue;
       }
       const state = getFlightInstance(db, flightNumber, date);
-      if (state.status !== 'available')
-        throw new ToolError(`Flight ${pythonStr(flightNumber)} not available on date ${pythonStr(date)}`);
-      if (getKey(state.available_seats ?? {}, cabin) < count)
-        throw new ToolError(`Not enough seats on flight ${pythonStr(flightNumber)}`);
+      if (state.status !== 'available') throw new ToolError(`Flight ${pythonStr(flightNumber)} not available on date ${pythonStr(date)}`);
+      if (getKey(state.available_seats ?? {}, cabin) < count) throw new ToolError(`Not enough seats on flight ${pythonStr(flightNumber)}`);
       const flight = getFlight(db, flightNumber);
       const price = getKey(state.prices ?? {}, cabin);
       kept.push({ flight_number: flight.flight_number, origin: flight.origin, destination: flight.destination, date: String(date), price });
