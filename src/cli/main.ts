@@ -1,8 +1,8 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { z } from 'zod';
 import { AgentIdSchema } from '../core/index.js';
+import { DOMAIN_NAMES, type DomainName } from '../domains/domain.js';
 import type { StoreConfig } from '../store/open-store.js';
-import { serve } from './serve.js';
 
 const VERSION = '0.1.0';
 
@@ -44,6 +44,7 @@ program
   .action(async (opts: { store: string; db: string; pgUrl?: string; host: string; port: number; agent: string }) => {
     const agent = AgentIdSchema.safeParse(opts.agent);
     if (!agent.success) throw new InvalidArgumentError(`--agent: ${z.prettifyError(agent.error)}`);
+    const { serve } = await import('./serve.js');
     await serve({ store: storeConfig(opts), host: opts.host, port: opts.port, agent: agent.data });
   });
 
@@ -67,48 +68,116 @@ program
     await runPacket(process.stdin, process.stdout);
   });
 
+const domainOption = () =>
+  new Option('--domain <domain>', 'the domain (billing ships with Baton; airline and retail are tau2-bench data)')
+    .choices([...DOMAIN_NAMES])
+    .makeOptionMandatory();
+const splitOption = () => new Option('--split <split>', 'which split').choices(['train', 'test', 'base']).default('base');
+const versionOption = () =>
+  new Option('--task-version <version>', 'task version: current or release-37199f3 for tau2-bench (default current), v1 for billing');
+const tau2DirOption = '--tau2-dir <dir>';
+const tau2DirHelp = 'folder with tau2-bench data (else BATON_TAU2_DIR, else the download cache)';
+
+interface DomainCommandOptions {
+  domain: DomainName;
+  split: 'train' | 'test' | 'base';
+  taskVersion?: string;
+  tau2Dir?: string;
+}
+
+/** The domain a command names, in the task version asked for (each domain's default otherwise). */
+async function domainFor(opts: DomainCommandOptions) {
+  const { loadDomain, DOMAIN_VERSIONS } = await import('../domains/load-domain.js');
+  const versions = DOMAIN_VERSIONS[opts.domain];
+  if (opts.taskVersion !== undefined && !versions.includes(opts.taskVersion)) {
+    throw new InvalidArgumentError(`--task-version: the ${opts.domain} domain has ${versions.join(', ')}; got "${opts.taskVersion}".`);
+  }
+  return loadDomain(opts.domain, {
+    ...(opts.taskVersion ? { version: opts.taskVersion } : {}),
+    ...(opts.tau2Dir ? { tau2Dir: opts.tau2Dir } : {}),
+  });
+}
+
 const tasks = program.command('tasks').description('the tasks of a domain');
 tasks
   .command('list')
-  .description('list the tasks of a domain, with their split and reward basis')
-  .addOption(new Option('--domain <domain>', 'the domain').choices(['airline', 'retail']).makeOptionMandatory())
-  .addOption(new Option('--split <split>', 'which split').choices(['train', 'test', 'base']).default('base'))
-  .addOption(new Option('--task-version <version>', 'tau2 task version').choices(['current', 'release-37199f3']).default('current'))
-  .option('--tau2-dir <dir>', 'folder with tau2-bench data (else BATON_TAU2_DIR, else the download cache)')
+  .description('list the tasks of a domain, with their split, reward basis and hand-off label')
+  .addOption(domainOption())
+  .addOption(splitOption())
+  .addOption(versionOption())
+  .option(tau2DirOption, tau2DirHelp)
   .option('--json', 'print JSON')
-  .action(
-    async (opts: {
-      domain: 'airline' | 'retail';
-      split: 'train' | 'test' | 'base';
-      taskVersion: 'current' | 'release-37199f3';
-      tau2Dir?: string;
-      json?: boolean;
-    }) => {
-      const { resolveTau2Data } = await import('../domains/tau2/tau2-data.js');
-      const { loadTau2Tasks } = await import('../domains/tau2/tau2-tasks.js');
-      const data = await resolveTau2Data(opts.tau2Dir ? { dir: opts.tau2Dir } : {});
-      const list = loadTau2Tasks(data, opts.domain, { version: opts.taskVersion, split: opts.split }).map((t) => ({
+  .action(async (opts: DomainCommandOptions & { json?: boolean }) => {
+    const domain = await domainFor(opts);
+    const list = domain.tasks
+      .filter((t) => opts.split === 'base' || t.split === opts.split)
+      .map((t) => ({
         id: t.id,
         split: t.split,
         reward_basis: t.rewardBasis,
         needs_judge: t.needsJudge,
-        actions: t.record.evaluation_criteria.actions?.length ?? 0,
+        actions: t.actions?.length ?? 0,
+        handoff: { expected: t.handoff.expected, queue: t.handoff.queue, reason: t.handoff.reason },
       }));
-      if (opts.json) {
-        process.stdout.write(
-          `${JSON.stringify({ domain: opts.domain, task_version: opts.taskVersion, tau2_commit: data.commit, split: opts.split, tasks: list })}\n`,
-        );
-        return;
-      }
-      process.stdout.write(`${opts.domain} (${opts.taskVersion}, ${opts.split}): ${list.length} tasks\n`);
-      for (const t of list)
-        process.stdout.write(
-          `  ${t.id.padStart(4)}  ${t.split.padEnd(5)}  ${t.reward_basis.join('+').padEnd(16)}  ${t.needs_judge ? 'judge' : ''}\n`,
-        );
-    },
-  );
+    if (opts.json) {
+      const tau2 = domain.source.startsWith('tau2-bench ') ? { tau2_commit: domain.source.slice('tau2-bench '.length) } : {};
+      const out = { domain: domain.name, task_version: domain.version, source: domain.source, ...tau2, split: opts.split, tasks: list };
+      process.stdout.write(`${JSON.stringify(out)}\n`);
+      return;
+    }
+    process.stdout.write(`${domain.name} (${domain.version}, ${opts.split}; ${domain.source}): ${list.length} tasks\n`);
+    for (const t of list) {
+      const handoff = t.handoff.expected ? `hand-off${t.handoff.queue ? ` → ${t.handoff.queue}` : ''}` : '';
+      process.stdout.write(
+        `  ${t.id.padStart(11)}  ${t.split.padEnd(5)}  ${t.reward_basis.join('+').padEnd(16)}  ${t.needs_judge ? 'judge ' : ''}${handoff}\n`,
+      );
+    }
+  });
+
+program
+  .command('replay')
+  .description("replay tasks' gold actions from the initial database: one JSON line per task (steps and final hash)")
+  .addOption(domainOption())
+  .addOption(splitOption())
+  .addOption(versionOption())
+  .option('--task <id>', 'only this task')
+  .option(tau2DirOption, tau2DirHelp)
+  .option('--jsonl', 'write one JSON object per task on stdout')
+  .action(async (opts: DomainCommandOptions & { task?: string; jsonl?: boolean }) => {
+    if (!opts.jsonl) throw new InvalidArgumentError('replay writes JSON lines: pass --jsonl.');
+    const domain = await domainFor(opts);
+    const selected = domain.tasks.filter(
+      (t) => (opts.split === 'base' || t.split === opts.split) && (opts.task === undefined || t.id === opts.task),
+    );
+    if (opts.task !== undefined && selected.length === 0) {
+      const where = opts.split === 'base' ? '' : ` in the ${opts.split} split`;
+      throw new InvalidArgumentError(`--task: the ${domain.name} domain (${domain.version}) has no task "${opts.task}"${where}.`);
+    }
+    const { replayTask } = await import('../domains/replay.js');
+    const { once } = await import('node:events');
+    // One line per task as it is replayed, waiting whenever a slow reader fills the pipe.
+    for (const task of selected) {
+      if (!process.stdout.write(`${JSON.stringify(replayTask(domain, task))}\n`)) await once(process.stdout, 'drain');
+    }
+  });
 
 const bench = program.command('bench').description('benchmarks (JSON on stdout with --json, progress on stderr)');
+bench
+  .command('replay')
+  .description('replay and hash every task of tau2-bench airline and retail (164 tasks), against a same-run baseline')
+  .option('--json', 'print only the JSON result on stdout')
+  .option(tau2DirOption, tau2DirHelp)
+  .option('--baseline-tasks <n>', 'tasks per domain the (slow) baseline replays', positive, 6)
+  .action(async (opts: { json?: boolean; tau2Dir?: string; baselineTasks: number }) => {
+    const { benchReplay } = await import('./bench-replay.js');
+    const result = await benchReplay({
+      ...(opts.tau2Dir ? { tau2Dir: opts.tau2Dir } : {}),
+      baselineTasks: opts.baselineTasks,
+      progress: (line) => process.stderr.write(`${line}\n`),
+    });
+    process.stdout.write(opts.json ? `${JSON.stringify(result)}\n` : `${JSON.stringify(result, null, 2)}\n`);
+  });
+
 bench
   .command('gateway')
   .description('gateway send + CAS transition rate against a bare compare-and-set on the same database, and race counters')
