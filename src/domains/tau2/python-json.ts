@@ -80,37 +80,40 @@ function sortedKeysOf(value: object): readonly string[] {
  * `value` sits in a larger document (the path `isFloat` sees starts there).
  */
 export function pythonJson(value: unknown, isFloat: FloatPath = () => false, sortKeys = true, at: readonly string[] = []): string {
-  const out: string[] = [];
   const path: string[] = [...at];
-  const write = (v: unknown): void => {
-    if (v === null || v === undefined) out.push('null');
-    else if (typeof v === 'boolean') out.push(v ? 'true' : 'false');
-    else if (typeof v === 'number') out.push(isFloat(path) ? pythonFloat(v) : Number.isInteger(v) ? String(v) : pythonFloat(v));
-    else if (typeof v === 'string') out.push(pythonString(v));
-    else if (Array.isArray(v)) {
-      out.push('[');
-      v.forEach((item, i) => {
-        if (i > 0) out.push(', ');
-        path.push('[]');
-        write(item);
-        path.pop();
-      });
-      out.push(']');
-    } else if (typeof v === 'object') {
-      const keys = sortKeys ? sortedKeysOf(v) : Object.keys(v);
-      out.push('{');
-      keys.forEach((key, i) => {
-        if (i > 0) out.push(', ');
-        out.push(pythonString(key), ': ');
-        path.push(key);
-        write((v as Record<string, unknown>)[key]);
-        path.pop();
-      });
-      out.push('}');
-    } else throw new Error(`cannot serialise a ${typeof v} as JSON`);
+  const write = (v: unknown): string => {
+    if (v === null || v === undefined) return 'null';
+    switch (typeof v) {
+      case 'boolean':
+        return v ? 'true' : 'false';
+      case 'number':
+        return isFloat(path) || !Number.isInteger(v) ? pythonFloat(v) : String(v);
+      case 'string':
+        return pythonString(v);
+      case 'object':
+        break;
+      default:
+        throw new Error(`cannot serialise a ${typeof v} as JSON`);
+    }
+    let text: string;
+    if (Array.isArray(v)) {
+      text = '[';
+      path.push('[]');
+      for (let i = 0; i < v.length; i++) text += (i > 0 ? ', ' : '') + write(v[i]);
+      path.pop();
+      return `${text}]`;
+    }
+    const keys = sortKeys ? sortedKeysOf(v) : Object.keys(v);
+    text = '{';
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i] as string;
+      path.push(key);
+      text += `${i > 0 ? ', ' : ''}${pythonString(key)}: ${write((v as Record<string, unknown>)[key])}`;
+      path.pop();
+    }
+    return `${text}}`;
   };
-  write(value);
-  return out.join('');
+  return write(value);
 }
 
 /** `pythonJson` with sorted keys, of a value found at `at` in a larger document. */
