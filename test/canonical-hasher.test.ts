@@ -59,4 +59,32 @@ describe('createCanonicalHasher', () => {
     // Python: 'a' < 'Ａ' (U+FF21) < '😀' (U+1F600); UTF-16 code units would put the emoji first.
     expect(pythonJson(db, isFloat).indexOf('\\uff21')).toBeLessThan(pythonJson(db, isFloat).indexOf('\\ud83d'));
   });
+
+  it("tells a collection whose only key is '' from a value that is not a map", () => {
+    const odd = freezeDb({ c: { '': { amount: 1 } }, d: [1, 2] });
+    const h = createCanonicalHasher(isFloat, odd);
+    expect(h(odd)).toBe(full(odd));
+    const other = freezeDb({ c: { '': { amount: 2 } }, d: [1, 2] });
+    expect(h(other)).toBe(full(other));
+  });
+
+  it('freezes its base, so a base handed over unfrozen cannot go stale later', () => {
+    const mutable = sample(40);
+    const h = createCanonicalHasher(isFloat, mutable);
+    expect(h(mutable)).toBe(full(mutable));
+    expect(Object.isFrozen(mutable.people['p001'])).toBe(true);
+    expect(() => {
+      (mutable.people['p001'] as { amount: number }).amount = 99;
+    }).toThrow(TypeError);
+  });
+
+  it('never reuses a state over values that are not frozen, even when they are the same objects', () => {
+    const base = freezeDb(sample(40));
+    const h = createCanonicalHasher(isFloat, base);
+    const record = { name: 'live', amount: 1 };
+    const live = { ...base, people: { ...base.people, p005: record } };
+    expect(h(live)).toBe(full(live));
+    record.amount = 2;
+    expect(h(live)).toBe(full(live));
+  });
 });

@@ -155,6 +155,88 @@ describe('evaluate', () => {
   });
 });
 
+describe('Baton additions to the evaluator', () => {
+  it('does not count a refused or failed transfer as a hand-off', async () => {
+    const domain = await tau2Domain('airline');
+    const task = taskOf(domain, '0');
+    const base = transferOnly().messages;
+    const failed = base.map((m) => (m.role === 'tool' ? { ...m, content: 'Error: the queue is closed', error: true } : m));
+    expect((await evaluate(domain, task, { messages: failed, termination: 'user_stop' })).handoff.transferred).toBe(false);
+    const refused = base.map((m) => (m.role === 'tool' ? { ...m, content: 'Refused by the harness', executed: false } : m));
+    expect((await evaluate(domain, task, { messages: refused, termination: 'user_stop' })).handoff.transferred).toBe(false);
+  });
+
+  it('does not replay a write the harness refused (its tool message says executed: false)', async () => {
+    const domain = await tau2Domain('airline');
+    const task = domain.tasks.find((t) => (t.actions ?? []).some((a) => domain.isWrite(a.name)));
+    if (!task) throw new Error('an airline task writes');
+    const oracle = runOracle(domain, task);
+    const writeId = firstWriteId(oracle, domain);
+    const refused = oracle.messages.map((m) => (m.role === 'tool' && m.id === writeId ? { ...m, content: 'Refused', executed: false } : m));
+    const result = await evaluate(domain, task, { messages: refused, termination: 'user_stop' });
+    expect(result.db?.reward).toBe(0);
+    // The refused call is not replayed; later writes may now differ from the log, and are listed.
+    expect(result.db?.replayMismatches.map((m) => m.callId)).not.toContain(writeId);
+  });
+
+  it('matches ACTION on compare_args, or on the arguments the call itself has', async () => {
+    const domain = await tau2Domain('airline');
+    const call = (name: string, args: Record<string, unknown>): Trajectory => ({
+      messages: [{ role: 'assistant', content: null, toolCalls: [{ id: 'c', name, arguments: args, requestor: 'assistant' }] }],
+      termination: 'agent_stop',
+    });
+    const gold = { actionId: 'a', name: 'get_user_details', arguments: { user_id: 'u1' }, requestor: 'assistant' as const };
+    const task = (compareArgs: string[] | null): DomainTask => ({ ...taskOf(domain, '0'), actions: [{ ...gold, compareArgs }] });
+    expect((await evaluate(domain, task(null), call('get_user_details', { user_id: 'u1' }))).action?.reward).toBe(1);
+    expect((await evaluate(domain, task(null), call('get_user_details', { user_id: 'u2' }))).action?.reward).toBe(0);
+    expect((await evaluate(domain, task(null), call('get_user_details', {}))).action?.reward).toBe(1);
+    expect((await evaluate(domain, task([]), call('get_user_details', { user_id: 'u2' }))).action?.reward).toBe(1);
+    expect((await evaluate(domain, task(['user_id']), call('get_user_details', {}))).action?.reward).toBe(0);
+    expect((await evaluate(domain, task(null), call('get_reservation_details', { user_id: 'u1' }))).action?.reward).toBe(0);
+  });
+
+  it('scores HANDOFF from the label: on time, to the labelled queue', async () => {
+    const domain = await tau2Domain('airline');
+    const basis = ['HANDOFF'] as const;
+    const label = (expected: boolean, queue: string | null) => ({ expected, queue, reason: null, source: 'label' as const });
+    const handoffTo = (target: string): Trajectory => ({
+      messages: [
+        {
+          role: 'assistant',
+          content: null,
+          toolCalls: [
+            { id: 'h', name: 'handoff', arguments: { target, reason: 'customer_request', summary: 's' }, requestor: 'assistant' },
+          ],
+        },
+        { role: 'tool', id: 'h', content: 'Transfer successful', error: false, requestor: 'assistant' },
+      ],
+      termination: 'user_stop',
+    });
+    const none: Trajectory = { messages: [{ role: 'assistant', content: 'Done.', toolCalls: [] }], termination: 'agent_stop' };
+    const task = (expected: boolean, queue: string | null): DomainTask => ({
+      ...taskOf(domain, '0'),
+      rewardBasis: basis,
+      handoff: label(expected, queue),
+    });
+    expect((await evaluate(domain, task(true, 'queue_billing'), handoffTo('queue_billing'))).reward).toBe(1);
+    expect((await evaluate(domain, task(true, 'queue_billing'), handoffTo('queue_legal'))).reward).toBe(0);
+    expect((await evaluate(domain, task(true, 'queue_billing'), none)).reward).toBe(0);
+    expect((await evaluate(domain, task(false, null), none)).reward).toBe(1);
+    const over = await evaluate(domain, task(false, null), handoffTo('queue_billing'));
+    expect(over.reward).toBe(0);
+    expect(over.handoffCheck?.why).toMatch(/should be finished without a hand-off/);
+  });
+
+  it('passes ENV_ASSERTION when a task has none, and leaves the task unscored when it has some (Baton runs none)', async () => {
+    const domain = await tau2Domain('airline');
+    const task = { ...taskOf(domain, '0'), rewardBasis: ['ENV_ASSERTION'] as const };
+    const oracle = runOracle(domain, task);
+    expect((await evaluate(domain, { ...task, envAssertions: null }, oracle)).reward).toBe(1);
+    const withSome = await evaluate(domain, { ...task, envAssertions: [{ func_name: 'check' }] }, oracle);
+    expect(withSome).toMatchObject({ status: 'unscored', reward: null });
+  });
+});
+
 function firstWriteId(trajectory: Trajectory, domain: Domain): string {
   for (const m of trajectory.messages) if (m.role === 'assistant') for (const c of m.toolCalls) if (domain.isWrite(c.name)) return c.id;
   throw new Error('no write');

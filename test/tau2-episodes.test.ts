@@ -1,8 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { create } from 'mutative';
+import type { DomainTool } from '../src/domains/domain-tool.js';
+import { createEpisode, freezeDb } from '../src/domains/episode.js';
 import { replayTask } from '../src/domains/replay.js';
-import { canonicalDbHash, floatPaths } from '../src/domains/tau2/canonical-db.js';
+import { pythonRound2 } from '../src/domains/tau2/python-math.js';
+import { retailToolset, type RetailDb } from '../src/domains/tau2/retail/index.js';
+import { canonicalDbHash, createCanonicalHasher, floatPaths } from '../src/domains/tau2/canonical-db.js';
 import { pythonJson } from '../src/domains/tau2/python-json.js';
 import { tau2DirForTests } from './support/tau2-dir.js';
 import { tau2Domain } from './support/tau2-domains.js';
@@ -96,18 +101,59 @@ describe('episodes', () => {
   });
 
   it('keep what a failing write changed before it failed, as upstream does, and report the failure', async () => {
-    const domain = await tau2Domain('airline');
-    const episode = domain.newEpisode();
-    const result = episode.call('cancel_reservation', { reservation_id: 'NOPE00' });
-    expect(result).toEqual({ output: 'Error: Reservation NOPE00 not found', error: true });
-    expect(episode.hash()).toBe(domain.newEpisode().hash());
+    // An order paid first by a gift card, then by a method its user no longer has: cancelling it
+    // credits the gift card, then fails on the second payment; upstream keeps the credit.
+    const domain = await tau2Domain('retail');
+    const base = domain.initialDb as RetailDb;
+    const order = Object.values(base.orders).find(
+      (o) => o.status === 'pending' && Object.values(base.users[o.user_id]?.payment_methods ?? {}).some((m) => m.source === 'gift_card'),
+    );
+    if (!order) throw new Error('the retail data has a pending order whose user has a gift card');
+    const card = Object.values(base.users[order.user_id]?.payment_methods ?? {}).find((m) => m.source === 'gift_card');
+    if (!card || card.source !== 'gift_card') throw new Error('a gift card');
+    const edited = freezeDb(
+      create(base, (draft) => {
+        const target = draft.orders[order.order_id];
+        if (!target) throw new Error('the order');
+        target.payment_history = [
+          { transaction_type: 'payment', amount: 10, payment_method_id: card.id },
+          { transaction_type: 'payment', amount: 5, payment_method_id: 'credit_card_0000000' },
+        ];
+      }),
+    );
+    const episode = createEpisode(
+      edited,
+      retailToolset(),
+      createCanonicalHasher(floatPaths('retail'), edited as unknown as Record<string, unknown>),
+    );
+    const result = episode.call('cancel_pending_order', { order_id: order.order_id, reason: 'no longer needed' });
+    expect(result).toEqual({ output: 'Error: Payment method not found', error: true });
+    const after = episode.db.users[order.user_id]?.payment_methods[card.id];
+    expect(after?.source === 'gift_card' && after.balance).toBe(pythonRound2(card.balance + 10));
+    expect(episode.db.orders[order.order_id]?.status).toBe('pending');
+    expect(edited.users[order.user_id]?.payment_methods[card.id]).toEqual(card);
   });
 
-  it('report an exception a tool did not expect as an Error output, as any Python exception upstream', async () => {
-    const domain = await tau2Domain('retail');
-    const episode = domain.newEpisode();
-    const result = episode.call('get_order_details', { order_id: ['#W2611340'] });
-    expect(result.error).toBe(true);
-    expect(result.output).toMatch(/^Error: /);
+  it('report an exception a tool did not expect as an Error output, as any Python exception upstream, and go on', () => {
+    const base = freezeDb({ items: { a: { n: 1 } } });
+    type Db = typeof base;
+    const tools = new Map<string, DomainTool<Db>>([
+      [
+        'explode',
+        {
+          name: 'explode',
+          kind: 'write',
+          description: 'fails with a TypeError',
+          params: [],
+          run: () => {
+            throw new TypeError("unsupported operand type(s) for +: 'int' and 'str'");
+          },
+        },
+      ],
+      ['read', { name: 'read', kind: 'read', description: 'reads', params: [], run: (db) => String(db.items.a.n) }],
+    ]);
+    const episode = createEpisode(base, { className: 'Tools', tools }, () => 'hash');
+    expect(episode.call('explode', {})).toEqual({ output: "Error: unsupported operand type(s) for +: 'int' and 'str'", error: true });
+    expect(episode.call('read', {})).toEqual({ output: '1', error: false });
   });
 });

@@ -34,8 +34,9 @@ export interface HumanQueue {
  */
 export interface Episode<Db = unknown> {
   /**
-   * The database now: a snapshot that a write replaces and nothing mutates. Its records are
-   * frozen (the initial database is frozen throughout); treat the whole as read-only.
+   * The database now: a snapshot that a write replaces. Treat it as read-only: the initial
+   * database is frozen throughout, and so is every record a write creates, but the maps of a
+   * snapshot after a write are not (freezing a map of thousands of keys costs more than the write).
    */
   readonly db: Db;
   /** Runs a tool as the domain's environment does (`Error: …` outputs for failures). */
@@ -44,7 +45,12 @@ export interface Episode<Db = unknown> {
   hash(): string;
 }
 
-export const REWARD_COMPONENTS = ['DB', 'ENV_ASSERTION', 'COMMUNICATE', 'NL_ASSERTION', 'ACTION'] as const;
+/**
+ * tau2-bench's reward components, plus Baton's `HANDOFF` (used by Baton's own tasks, never by
+ * tau2-bench's): 1.0 iff the run handed off exactly when the task's label says it should, to the
+ * labelled queue.
+ */
+export const REWARD_COMPONENTS = ['DB', 'ENV_ASSERTION', 'COMMUNICATE', 'NL_ASSERTION', 'ACTION', 'HANDOFF'] as const;
 export type RewardComponent = (typeof REWARD_COMPONENTS)[number];
 
 /** A step of a task's reference trajectory. */

@@ -9,6 +9,7 @@
  * - NL_ASSERTION: one call to a configured judge; with no judge the task is **unscored** (unless
  *   another component of the basis already failed, which makes the product 0 whatever a judge says);
  * - ACTION: each gold action matched by some call (diagnostic unless in the basis);
+ * - HANDOFF (Baton's, for its own tasks): handed off exactly when the label says, to its queue;
  * - the reward is the product over `reward_basis`, and a trial succeeds within 1e-6 of 1.0.
  * On top of upstream, it records the hand-off facts upstream ignores: whether, when, to whom and
  * why the agent transferred.
@@ -38,6 +39,12 @@ export interface ActionCheck {
   reward: number;
   /** Gold actions no call in the trajectory matched. */
   missing: string[];
+}
+
+/** Baton's HANDOFF component: the run handed off exactly when the label says, to the labelled queue. */
+export interface HandoffCheck {
+  reward: number;
+  why: string;
 }
 
 export type NlCheck =
@@ -80,6 +87,7 @@ export interface Evaluation {
   communicate?: CommunicateCheck;
   action?: ActionCheck;
   nl?: NlCheck;
+  handoffCheck?: HandoffCheck;
   handoff: HandoffFacts;
 }
 
@@ -112,11 +120,16 @@ function dbCheck(domain: Domain, task: DomainTask, messages: readonly Trajectory
     return { reward: 1, predictedHash: null, goldHash: null, replayMismatches: [] };
   }
   const recorded = new Map<string, string>();
-  for (const m of messages) if (m.role === 'tool') recorded.set(m.id, m.content);
+  const refused = new Set<string>();
+  for (const m of messages) {
+    if (m.role !== 'tool') continue;
+    recorded.set(m.id, m.content);
+    if (m.executed === false) refused.add(m.id);
+  }
   const predicted = domain.newEpisode();
   const replayMismatches: DbCheck['replayMismatches'] = [];
   for (const { call } of toolCallsOf(messages)) {
-    if (!domain.isWrite(call.name)) continue;
+    if (!domain.isWrite(call.name) || refused.has(call.id)) continue;
     const replayed = predicted.call(call.name, call.arguments).output;
     const was = recorded.get(call.id) ?? null;
     if (was === null || !sameOutput(was, replayed)) replayMismatches.push({ callId: call.id, name: call.name, recorded: was, replayed });
@@ -134,10 +147,10 @@ function communicateCheck(task: DomainTask, messages: readonly TrajectoryMessage
   return { reward: missing.length === 0 ? 1 : 0, missing };
 }
 
+/** Same name, and equal values on `compare_args`, or else on every argument the call itself has (TAU2.md §5). */
 function matches(action: GoldAction, call: TrajectoryToolCall): boolean {
   if (action.name !== call.name) return false;
-  const keys = action.compareArgs ?? Object.keys(action.arguments);
-  if (action.compareArgs === null && !isDeepStrictEqual(Object.keys(call.arguments).sort(), keys.slice().sort())) return false;
+  const keys = action.compareArgs ?? Object.keys(call.arguments);
   return keys.every((k) => isDeepStrictEqual(call.arguments[k], action.arguments[k]));
 }
 
@@ -160,9 +173,13 @@ async function nlCheck(task: DomainTask, messages: readonly TrajectoryMessage[],
   return { status: 'scored', reward: verdict.results.every((r) => r.metExpectation) ? 1 : 0, verdict };
 }
 
-/** The hand-off facts of a trajectory: its first transfer call, if any. */
+/** The hand-off facts of a trajectory: its first transfer call that went through, if any. */
 export function handoffFacts(domain: Pick<Domain, 'transferTool'>, task: DomainTask, messages: readonly TrajectoryMessage[]): HandoffFacts {
-  const first = toolCallsOf(messages).find(({ call }) => call.name === domain.transferTool || TRANSFER_TOOLS.has(call.name));
+  // A transfer the environment or the harness refused (an unknown queue, say) did not happen.
+  const failed = new Set(messages.flatMap((m) => (m.role === 'tool' && (m.error || m.executed === false) ? [m.id] : [])));
+  const first = toolCallsOf(messages).find(
+    ({ call }) => (call.name === domain.transferTool || TRANSFER_TOOLS.has(call.name)) && !failed.has(call.id),
+  );
   const text = (v: unknown) => (typeof v === 'string' ? v : null);
   if (!first) {
     return {
@@ -192,6 +209,19 @@ export function handoffFacts(domain: Pick<Domain, 'transferTool'>, task: DomainT
   };
 }
 
+/** Baton's HANDOFF component from the facts and the task's label. */
+export function handoffCheck(facts: HandoffFacts): HandoffCheck {
+  const { label } = facts;
+  if (!label.expected) {
+    return facts.transferred ? { reward: 0, why: 'handed off, and the task should be finished without a hand-off' } : { reward: 1, why: 'no hand-off, as labelled' };
+  }
+  if (!facts.transferred) return { reward: 0, why: `no hand-off; the task should go to ${label.queue ?? 'a human'}` };
+  if (label.queue !== null && facts.target !== null && facts.target !== label.queue) {
+    return { reward: 0, why: `handed off to ${facts.target}; the task should go to ${label.queue}` };
+  }
+  return { reward: 1, why: 'handed off, as labelled' };
+}
+
 /** Scores one run of `task` in `domain`. */
 export async function evaluate(
   domain: Domain,
@@ -218,16 +248,19 @@ export async function evaluate(
   const nl: NlCheck = task.rewardBasis.includes('NL_ASSERTION')
     ? await nlCheck(task, messages, options.judge)
     : { status: 'unscored', reward: null, why: 'not in the reward basis' };
+  const handoff = handoffCheck(base.handoff);
   const component: Record<RewardComponent, number | null> = {
     DB: db.reward,
     COMMUNICATE: communicate.reward,
     ACTION: action.reward,
     NL_ASSERTION: nl.reward,
-    // Named check functions on the environment; no airline, retail or billing task uses them.
-    ENV_ASSERTION: null,
+    // Named check functions on the environment: none to run is a pass, as upstream; no airline,
+    // retail or billing task has any, and Baton does not run them.
+    ENV_ASSERTION: (task.envAssertions ?? []).length === 0 ? 1 : null,
+    HANDOFF: handoff.reward,
   };
   const missing = task.rewardBasis.filter((c) => component[c] === null);
-  const scores = { db, communicate, action, nl };
+  const scores = { db, communicate, action, nl, handoffCheck: handoff };
   // A component that failed decides the product whatever the missing ones would say.
   const failed = task.rewardBasis.some((c) => component[c] === 0);
   if (missing.length > 0 && !failed) {

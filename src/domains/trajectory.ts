@@ -12,7 +12,19 @@ export interface TrajectoryToolCall {
 
 export type TrajectoryMessage =
   | { role: 'assistant' | 'user'; content: string | null; toolCalls: readonly TrajectoryToolCall[] }
-  | { role: 'tool'; id: string; content: string; error: boolean; requestor: 'assistant' | 'user' };
+  | {
+      role: 'tool';
+      id: string;
+      content: string;
+      error: boolean;
+      requestor: 'assistant' | 'user';
+      /**
+       * False when the call never reached the domain: Baton's harness refused it (a rule, a
+       * missing confirmation, a guardrail) and `content` is its explanation. The DB check does not
+       * replay such calls. tau2-bench executes every call, so its trajectories leave this unset.
+       */
+      executed?: boolean;
+    };
 
 /** tau2-bench's termination reasons. */
 export const TERMINATION_REASONS = [

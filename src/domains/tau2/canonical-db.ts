@@ -1,4 +1,5 @@
 import { createHash, type Hash } from 'node:crypto';
+import { freezeDb } from '../episode.js';
 import { pythonJson, pythonJsonAt, pythonString, sortByCodePoint, type FloatPath } from './python-json.js';
 
 export type Tau2Domain = 'airline' | 'retail';
@@ -77,6 +78,8 @@ const SEPARATOR = Buffer.from(', ');
 /** One piece of the canonical document: a run of a collection's records (or a whole non-map value). */
 interface Segment {
   name: string;
+  /** The collection's whole value (not a map of records): serialised as one. */
+  whole: boolean;
   /** The text before the records (`{"flights": {` for a first segment, `, ` between runs). */
   head: string;
   keys: readonly string[];
@@ -94,14 +97,18 @@ const frozenObject = (value: unknown): value is object => value !== null && type
 
 /** The same segment: same text around the same keys, and the very same frozen records. */
 function sameSegment(a: Segment, b: Segment): boolean {
-  if (a.name !== b.name || a.head !== b.head || a.tail !== b.tail || a.keys.length !== b.keys.length) return false;
-  for (let i = 0; i < a.keys.length; i++) if (a.keys[i] !== b.keys[i] || a.values[i] !== b.values[i]) return false;
+  if (a.name !== b.name || a.whole !== b.whole || a.head !== b.head || a.tail !== b.tail) return false;
+  if (a.keys.length !== b.keys.length || a.values.length !== b.values.length) return false;
+  for (let i = 0; i < a.keys.length; i++) if (a.keys[i] !== b.keys[i]) return false;
+  for (let i = 0; i < a.values.length; i++) if (a.values[i] !== b.values[i]) return false;
   return true;
 }
 
 /**
  * tau2-bench's canonical hash for snapshots that share structure with `base` (the database every
- * episode starts from): the same digest as `canonicalDbHash`, at a fraction of the cost.
+ * episode starts from; frozen, deeply, on the first call): the same digest as `canonicalDbHash`,
+ * at a fraction of the cost. "Frozen" means deeply frozen throughout Baton (`freezeDb`), so a
+ * frozen value is taken to never change.
  * Frozen values never change, so caches keyed by their identity are safe. The document is cut
  * into segments of a few records; the first call hashes `base` and keeps the SHA-256 state after
  * every segment (`Hash.copy()`). A later snapshot walks that path while its segments hold the very
@@ -141,22 +148,22 @@ export function createCanonicalHasher(isFloat: FloatPath, base: Record<string, u
       const open = `${i > 0 ? ', ' : ''}${pythonString(name)}: `;
       const value = db[name];
       if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-        yield { name, head: open, keys: [''], values: [value], tail: '' };
+        yield { name, whole: true, head: open, keys: [], values: [value], tail: '' };
         continue;
       }
       const map = value as Record<string, unknown>;
       const keys = keysOf(name, map);
-      if (keys.length === 0) yield { name, head: `${open}{`, keys: [], values: [], tail: '}' };
+      if (keys.length === 0) yield { name, whole: false, head: `${open}{`, keys: [], values: [], tail: '}' };
       for (let from = 0; from < keys.length; from += SEGMENT_RECORDS) {
         const run = keys.slice(from, from + SEGMENT_RECORDS);
         const last = from + SEGMENT_RECORDS >= keys.length;
-        yield { name, head: from === 0 ? `${open}{` : ', ', keys: run, values: run.map((k) => map[k]), tail: last ? '}' : '' };
+        yield { name, whole: false, head: from === 0 ? `${open}{` : ', ', keys: run, values: run.map((k) => map[k]), tail: last ? '}' : '' };
       }
     }
   }
   const update = (hash: Hash, segment: Segment) => {
     hash.update(segment.head);
-    if (segment.keys.length === 1 && segment.keys[0] === '') {
+    if (segment.whole) {
       hash.update(pythonJsonAt(segment.values[0], isFloat, [segment.name]), 'utf8');
     } else {
       const parts: Buffer[] = [];
@@ -173,10 +180,10 @@ export function createCanonicalHasher(isFloat: FloatPath, base: Record<string, u
     let prefix: Prefix | null = root;
     let hash: Hash | null = null;
     for (const segment of segments(db)) {
+      // Only segments of frozen values can be recognised later: anything else may have changed.
+      const lasting = segment.values.every((v) => v === null || typeof v !== 'object' || Object.isFrozen(v));
       if (hash === null && prefix !== null) {
-        const known: { prefix: Prefix } | undefined = segment.values.every((v) => v === null || typeof v !== 'object' || Object.isFrozen(v))
-          ? prefix.next.find((n) => sameSegment(n.segment, segment))
-          : undefined;
+        const known: { prefix: Prefix } | undefined = lasting ? prefix.next.find((n) => sameSegment(n.segment, segment)) : undefined;
         if (known) {
           prefix = known.prefix;
           continue;
@@ -185,18 +192,18 @@ export function createCanonicalHasher(isFloat: FloatPath, base: Record<string, u
       }
       if (hash === null) throw new Error('unreachable: hashing without a state');
       update(hash, segment);
-      if (grow && prefix !== null) {
+      if (grow && prefix !== null && lasting) {
         const next: Prefix = { state: hash.copy(), next: [] };
         prefix.next.push({ segment, prefix: next });
         prefix = next;
-      }
+      } else prefix = null;
     }
     return (hash ?? (prefix ?? root).state.copy()).update('}').digest('hex');
   };
   return (db) => {
     if (!primed) {
       primed = true;
-      digest(base, true);
+      digest(freezeDb(base), true);
     }
     return digest(db, false);
   };
