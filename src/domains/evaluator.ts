@@ -213,7 +213,9 @@ export function handoffFacts(domain: Pick<Domain, 'transferTool'>, task: DomainT
 export function handoffCheck(facts: HandoffFacts): HandoffCheck {
   const { label } = facts;
   if (!label.expected) {
-    return facts.transferred ? { reward: 0, why: 'handed off, and the task should be finished without a hand-off' } : { reward: 1, why: 'no hand-off, as labelled' };
+    return facts.transferred
+      ? { reward: 0, why: 'handed off, and the task should be finished without a hand-off' }
+      : { reward: 1, why: 'no hand-off, as labelled' };
   }
   if (!facts.transferred) return { reward: 0, why: `no hand-off; the task should go to ${label.queue ?? 'a human'}` };
   if (label.queue !== null && facts.target !== null && facts.target !== label.queue) {

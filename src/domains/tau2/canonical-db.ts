@@ -157,7 +157,14 @@ export function createCanonicalHasher(isFloat: FloatPath, base: Record<string, u
       for (let from = 0; from < keys.length; from += SEGMENT_RECORDS) {
         const run = keys.slice(from, from + SEGMENT_RECORDS);
         const last = from + SEGMENT_RECORDS >= keys.length;
-        yield { name, whole: false, head: from === 0 ? `${open}{` : ', ', keys: run, values: run.map((k) => map[k]), tail: last ? '}' : '' };
+        yield {
+          name,
+          whole: false,
+          head: from === 0 ? `${open}{` : ', ',
+          keys: run,
+          values: run.map((k) => map[k]),
+          tail: last ? '}' : '',
+        };
       }
     }
   }
