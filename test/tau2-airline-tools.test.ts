@@ -236,6 +236,23 @@ describe('book_reservation', () => {
       'Payment amount does not add up, total price is 202, but paid 100',
     );
   });
+  it('checks a certificate balance too', () => {
+    // Two economy seats on HAT001: 244. certificate_4594761 holds 150.
+    const two = [
+      { first_name: 'Raj', last_name: 'Sanchez', dob: '1965-09-13' },
+      { first_name: 'Mia', last_name: 'Sanchez', dob: '1990-01-01' },
+    ];
+    const payments = [
+      { payment_id: 'certificate_4594761', amount: 151 },
+      { payment_id: 'credit_card_7891819', amount: 93 },
+    ];
+    failsCleanly(
+      'book_reservation',
+      booking({ passengers: two, payment_methods: payments }),
+      'Not enough balance in payment method certificate_4594761',
+    );
+  });
+
   it('checks repeated payment entries separately: a gift card can go negative', () => {
     const card = 'gift_card_3226531';
     const payments = [50, 50, 22].map((amount) => ({ payment_id: card, amount }));
@@ -302,6 +319,13 @@ describe('update_reservation_baggages', () => {
       'Gift card balance is not enough',
     );
   });
+
+  it("looks up the reservation's owner", () => {
+    delete db.users[USER];
+    const before = hash();
+    fails('update_reservation_baggages', bags({}), `User ${USER} not found`);
+    expect(hash()).toBe(before);
+  });
 });
 
 describe('update_reservation_flights', () => {
@@ -365,6 +389,26 @@ describe('update_reservation_flights', () => {
     );
     // An unknown cabin is used as a dict key: Python's KeyError text.
     failsCleanly('update_reservation_flights', change({ cabin: 'first' }), "'first'");
+  });
+
+  it('looks up each new flight, then its date', () => {
+    failsCleanly(
+      'update_reservation_flights',
+      change({ flights: [itinerary[0], { flight_number: 'HAT999', date: '2024-05-20' }] }),
+      'Flight HAT999 not found',
+    );
+    failsCleanly(
+      'update_reservation_flights',
+      change({ flights: [{ flight_number: 'HAT001', date: '2024-06-01' }] }),
+      'Flight HAT001 not found on date 2024-06-01',
+    );
+  });
+
+  it("looks up the reservation's owner before the flights", () => {
+    delete db.users[USER];
+    const before = hash();
+    fails('update_reservation_flights', change({ flights: [{ flight_number: 'HAT999', date: '2024-05-20' }] }), `User ${USER} not found`);
+    expect(hash()).toBe(before);
   });
 });
 

@@ -203,6 +203,20 @@ describe('cancel_pending_order', () => {
     expect(giftCardBalance('ethan_lopez_6291', 'gift_card_7219486')).toBe(4128.45);
   });
 
+  it('keeps gift-card credits made before a payment method lookup fails (upstream mutates in place)', () => {
+    const o = order(PENDING_GIFT);
+    o.payment_history.push({ transaction_type: 'payment', amount: 10, payment_method_id: 'credit_card_0000000' });
+    expect(call('cancel_pending_order', { order_id: PENDING_GIFT, reason: 'no longer needed' })).toEqual({
+      output: 'Error: Payment method not found',
+      error: true,
+    });
+    // The first entry (gift_card_7219486, 4079.45) was credited before the second failed.
+    expect(giftCardBalance('ethan_lopez_6291', 'gift_card_7219486')).toBe(4128.45);
+    expect(o.status).toBe('pending');
+    expect(o.cancel_reason).toBeNull();
+    expect(o.payment_history).toHaveLength(2);
+  });
+
   it('refuses a pending (item modified) order', () => {
     ok('modify_pending_order_items', {
       order_id: PENDING_CARD,
@@ -282,6 +296,7 @@ describe('modify_pending_order_items', () => {
   };
 
   it('fails in upstream check order with the exact texts', () => {
+    expect(fails('modify_pending_order_items', { ...base, order_id: '#W0000000' })).toBe('Error: Order not found');
     expect(fails('modify_pending_order_items', { ...base, order_id: DELIVERED })).toBe('Error: Non-pending order cannot be modified');
     expect(fails('modify_pending_order_items', { ...base, item_ids: ['1234567890'] })).toBe('Error: 1234567890 not found');
     expect(fails('modify_pending_order_items', { ...base, new_item_ids: [] })).toBe(
@@ -330,6 +345,7 @@ describe('modify_pending_order_items', () => {
 
 describe('modify_pending_order_payment', () => {
   it('fails in upstream check order with the exact texts', () => {
+    expect(fails('modify_pending_order_payment', { order_id: '#W0000000', payment_method_id: 'x' })).toBe('Error: Order not found');
     expect(fails('modify_pending_order_payment', { order_id: DELIVERED, payment_method_id: 'x' })).toBe(
       'Error: Non-pending order cannot be modified',
     );
@@ -393,6 +409,7 @@ describe('return_delivered_order_items', () => {
   const base = { order_id: DELIVERED, item_ids: ['9970989750', '5222576926'], payment_method_id: 'credit_card_8041020' };
 
   it('fails in upstream check order with the exact texts', () => {
+    expect(fails('return_delivered_order_items', { ...base, order_id: '#W0000000' })).toBe('Error: Order not found');
     expect(fails('return_delivered_order_items', { ...base, order_id: PENDING_GIFT })).toBe(
       'Error: Non-delivered order cannot be returned',
     );
@@ -401,6 +418,11 @@ describe('return_delivered_order_items', () => {
       'Error: Payment method should be the original payment method',
     );
     expect(fails('return_delivered_order_items', { ...base, item_ids: ['9970989750', '9970989750'] })).toBe('Error: Some item not found');
+  });
+
+  it("looks up the order's user", () => {
+    delete db.users['sophia_jackson_6355'];
+    expect(fails('return_delivered_order_items', { ...base, payment_method_id: 'gift_card_0' })).toBe('Error: User not found');
   });
 
   it('records the request (sorted ids) without a refund; any gift card is allowed', () => {
