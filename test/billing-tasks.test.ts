@@ -13,7 +13,8 @@ import {
 } from '../src/domains/billing/index.js';
 import type { DomainTask } from '../src/domains/domain.js';
 import { evaluate } from '../src/domains/evaluator.js';
-import { runOracle } from '../src/domains/oracle.js';
+import { openingRequest, runOracle } from '../src/domains/oracle.js';
+import { OPENING_MESSAGE, type Trajectory, type TrajectoryMessage } from '../src/domains/trajectory.js';
 
 const domain = loadBillingDomain();
 const tasks = domain.tasks;
@@ -33,6 +34,33 @@ const HANDED_OFF = [
 ];
 const HARD_NEGATIVES = ['angry_resolvable', 'lawyer_in_passing', 'non_duplicate_charge', 'already_refunded', 'own_account_after_loss'];
 
+/**
+ * A run that makes `calls` in order on a fresh episode, each result recorded as the environment
+ * gave it (an error result has `error: true`), then lets the customer end the chat.
+ */
+function run(task: DomainTask, calls: { name: string; arguments: Record<string, unknown> }[]): Trajectory {
+  const episode = domain.newEpisode();
+  const messages: TrajectoryMessage[] = [
+    { role: 'assistant', content: OPENING_MESSAGE, toolCalls: [] },
+    { role: 'user', content: openingRequest(task), toolCalls: [] },
+  ];
+  let transferred = false;
+  calls.forEach((c, i) => {
+    const id = `call_${i}`;
+    messages.push({ role: 'assistant', content: null, toolCalls: [{ id, name: c.name, arguments: c.arguments, requestor: 'assistant' }] });
+    const result = episode.call(c.name, c.arguments);
+    messages.push({ role: 'tool', id, content: result.output, error: result.error, requestor: 'assistant' });
+    transferred ||= c.name === 'handoff' && !result.error;
+  });
+  messages.push({ role: 'user', content: transferred ? '###TRANSFER###' : '###STOP###', toolCalls: [] });
+  return { messages, termination: 'user_stop' };
+}
+/** A run whose only act is a hand-off to `target`. */
+const handoffOnly = (task: DomainTask, target: string) =>
+  run(task, [
+    { name: 'handoff', arguments: { target, reason: task.handoff.reason ?? 'agent_decision', summary: 'Customer handed off at once.' } },
+  ]);
+
 /** Replays a task's gold actions on a fresh episode; returns the episode and every result. */
 function replay(task: DomainTask) {
   const episode = domain.newEpisode();
@@ -51,7 +79,7 @@ describe('the committed task file', () => {
     expect(buildBillingTasks(db, 1).map((t) => t.user_scenario)).not.toEqual(records.map((t) => t.user_scenario));
   });
 
-  it('has at least 80 tasks with unique ids in order, version v1, scored on DB and COMMUNICATE without a judge', () => {
+  it('has at least 90 tasks with unique ids in order, version v1, scored on DB, COMMUNICATE and HANDOFF without a judge', () => {
     expect(tasks.length).toBeGreaterThanOrEqual(90);
     expect(tasks.map((t) => t.id)).toEqual(tasks.map((_, i) => `billing_${String(i + 1).padStart(3, '0')}`));
     expect(new Set(tasks.map((t) => t.id)).size).toBe(tasks.length);
@@ -59,7 +87,7 @@ describe('the committed task file', () => {
       expect(task).toMatchObject({
         domain: 'billing',
         version: 'v1',
-        rewardBasis: ['DB', 'COMMUNICATE'],
+        rewardBasis: ['DB', 'COMMUNICATE', 'HANDOFF'],
         needsJudge: false,
         nlAssertions: [],
       });
@@ -141,6 +169,22 @@ describe('gold trajectories', () => {
     }
   });
 
+  it('open with a request for a person only where the gold hands off at once for it', () => {
+    const asksForPerson = /\b(human|person|staff|bot)\b/i;
+    let opening = 0;
+    for (const task of tasks) {
+      const actions = task.actions ?? [];
+      const immediate = actions.length === 1 && actions[0]!.name === 'handoff';
+      const forPerson = task.handoff.reason === 'customer_request';
+      // An opening that asks for a person must be handed off before anything else, so the gold
+      // cannot verify first; a request for a person after verification must not be in the opening.
+      expect(asksForPerson.test(openingRequest(task)), `${task.id}: ${openingRequest(task)}`).toBe(forPerson && immediate);
+      if (forPerson && immediate) opening++;
+    }
+    expect(opening).toBeGreaterThan(0);
+    expect(tasks.filter((t) => t.handoff.reason === 'customer_request').length).toBeGreaterThan(opening);
+  });
+
   it('never refund above the limit, and refund only duplicates', () => {
     for (const task of tasks) {
       for (const action of task.actions ?? []) {
@@ -176,16 +220,81 @@ describe('gold trajectories', () => {
     }
   });
 
-  it('score 1.0 through the oracle and the evaluator, and a do-nothing run fails wherever the gold writes', async () => {
+  it('score 1.0 through the oracle and the evaluator, handing off exactly as labelled', async () => {
     for (const task of tasks) {
       const evaluation = await evaluate(domain, task, runOracle(domain, task));
       expect(evaluation.reward, task.id).toBe(1);
+      expect(evaluation.handoffCheck?.reward, task.id).toBe(1);
       expect(evaluation.handoff.transferred, task.id).toBe(task.handoff.expected);
       if (task.handoff.expected)
         expect([evaluation.handoff.target, evaluation.handoff.reason]).toEqual([task.handoff.queue, task.handoff.reason]);
+    }
+  });
+});
+
+describe('the reward prices the hand-off', () => {
+  const initial = domain.newEpisode().hash();
+  /** Whether the gold trajectory leaves the database as it found it. */
+  const goldChangesNothing = (task: DomainTask) => replay(task).episode.hash() === initial;
+  const handoffTasks = tasks.filter((t) => t.handoff.expected);
+  const otherTasks = tasks.filter((t) => !t.handoff.expected);
+
+  it('has hand-off tasks on both sides of the DB check, so each case below is exercised', () => {
+    expect(handoffTasks.filter(goldChangesNothing).length).toBeGreaterThan(10);
+    expect(handoffTasks.filter((t) => !goldChangesNothing(t)).length).toBeGreaterThan(5);
+    expect(otherTasks.length).toBeGreaterThan(40);
+  });
+
+  it('gives 0 to a do-nothing run on every hand-off task (HANDOFF fails) and wherever the gold writes (DB fails)', async () => {
+    for (const task of tasks) {
       const idle = await evaluate(domain, task, { messages: [], termination: 'agent_stop' });
       const writes = (task.actions ?? []).some((a) => domain.isWrite(a.name));
+      expect(idle.handoffCheck?.reward, task.id).toBe(task.handoff.expected ? 0 : 1);
       expect(idle.db?.reward, task.id).toBe(writes ? 0 : 1);
+      expect(idle.reward, task.id).toBe(0);
+      expect(task.handoff.expected || writes, task.id).toBe(true);
     }
+  });
+
+  it('gives an immediate hand-off to the right queue 1.0 exactly on the hand-off tasks whose gold changes nothing', async () => {
+    for (const task of tasks) {
+      const evaluation = await evaluate(domain, task, handoffOnly(task, task.handoff.queue ?? 'queue_billing'));
+      expect(evaluation.handoff.transferred, task.id).toBe(true);
+      expect(evaluation.handoffCheck?.reward, task.id).toBe(task.handoff.expected ? 1 : 0);
+      expect(evaluation.reward, task.id).toBe(task.handoff.expected && goldChangesNothing(task) ? 1 : 0);
+    }
+  });
+
+  it('fails HANDOFF for a hand-off to the wrong queue', async () => {
+    for (const task of handoffTasks) {
+      for (const target of BILLING_QUEUE_IDS.filter((q) => q !== task.handoff.queue)) {
+        const evaluation = await evaluate(domain, task, handoffOnly(task, target));
+        expect(evaluation.handoff, `${task.id} ${target}`).toMatchObject({ transferred: true, target });
+        expect(evaluation.handoffCheck?.reward, `${task.id} ${target}`).toBe(0);
+        expect(evaluation.reward, `${task.id} ${target}`).toBe(0);
+      }
+    }
+  });
+
+  it('counts a rejected hand-off (an unknown queue, an error result) as no hand-off', async () => {
+    for (const task of tasks) {
+      const trajectory = handoffOnly(task, 'queue_general');
+      const result = trajectory.messages.find((m) => m.role === 'tool');
+      expect(result, task.id).toMatchObject({ error: true });
+      expect(result?.content, task.id).toMatch(/^Error: Unknown hand-off target queue_general/);
+      const evaluation = await evaluate(domain, task, trajectory);
+      expect(evaluation.handoff.transferred, task.id).toBe(false);
+      expect(evaluation.handoffCheck?.reward, task.id).toBe(task.handoff.expected ? 0 : 1);
+      if (task.handoff.expected) expect(evaluation.reward, task.id).toBe(0);
+    }
+    // A rejected hand-off before the right one does not hide the right one.
+    const task = handoffTasks.find(goldChangesNothing)!;
+    const retried = run(task, [
+      { name: 'handoff', arguments: { target: 'queue_general', reason: task.handoff.reason, summary: 'First try.' } },
+      { name: 'handoff', arguments: { target: task.handoff.queue, reason: task.handoff.reason, summary: 'Second try.' } },
+    ]);
+    const evaluation = await evaluate(domain, task, retried);
+    expect(evaluation.handoff).toMatchObject({ transferred: true, target: task.handoff.queue, summary: 'Second try.' });
+    expect(evaluation.reward).toBe(1);
   });
 });

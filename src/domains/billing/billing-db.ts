@@ -37,7 +37,7 @@ export interface BillingSubscription {
   subscription_id: string;
   customer_id: string;
   plan_id: string;
-  /** The monthly price the customer pays now. */
+  /** The monthly price charged at each renewal (after a plan change, the new plan's, from the next renewal). */
   price_cents: number;
   status: 'active' | 'cancelled';
   started_on: string;

@@ -149,22 +149,38 @@ export function legalThreat(p: Picker, c: BillingCustomer, i: number): Draft {
   };
 }
 
+/** Opening requests of customers who ask for a person in their first message. */
 const PERSON_REASONS = [
   'You have a question about a charge on your bill and you would rather talk to a real person than an automated agent.',
   'You have had a confusing month of bills and you only trust a human to go through them with you.',
   'You want to discuss your plan and your last invoice with a member of staff, not a bot.',
 ];
 
+/**
+ * Opening requests of customers who ask for a person only once verified: the real request and
+ * nothing more, so that the wish for a person comes when the instructions say, not before
+ * verification (an opening that already asks for a human would have to be handed off at once).
+ */
+const CHARGE_QUESTIONS = [
+  'You have a question about a charge on your last bill.',
+  'Your bills have been confusing this month and you want to go over a charge on the last one.',
+  'You want to understand a charge on your latest invoice.',
+];
+
 /** The customer asks for a person, at the start or right after verification: hand off to `queue_billing`. */
 export function customerRequest(c: BillingCustomer, i: number, afterVerification: boolean): Draft {
-  const summary = `Customer ${afterVerification ? `${c.customer_id} (verified)` : `with e-mail ${c.email}`} asks to speak to a person about a charge.`;
+  const summary = `Customer ${afterVerification ? `${c.customer_id} (verified)` : `with e-mail ${c.email}`} asks to speak to a person about their bill.`;
   return {
     kind: 'customer_request',
-    purpose: 'The customer asks for a person: hand off to queue_billing (customer_request) right away.',
+    purpose: afterVerification
+      ? 'The customer asks for a person once verified: hand off to queue_billing (customer_request) right away.'
+      : 'The customer asks for a person in their first message: hand off to queue_billing (customer_request) right away, without verifying.',
     policies: 'Topics reserved for humans (a person); Handing off',
-    notes: afterVerification ? 'The request comes only after verification, so the gold database has the customer verified.' : null,
+    notes: afterVerification
+      ? 'The opening request is an ordinary question; the request for a person comes only after verification, so the gold database has the customer verified.'
+      : null,
     persona: null,
-    reason: PERSON_REASONS[i % PERSON_REASONS.length]!,
+    reason: afterVerification ? CHARGE_QUESTIONS[i % CHARGE_QUESTIONS.length]! : PERSON_REASONS[i % PERSON_REASONS.length]!,
     known: known(c),
     unknown: null,
     instructions: afterVerification

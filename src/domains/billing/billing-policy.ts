@@ -91,7 +91,7 @@ for something you could otherwise do — the team takes over the whole conversat
 
 | queue | handles |
 | --- | --- |
-| \`queue_billing\` | refunds above ${LIMIT}, disputed charges, customers who ask for a person |
+| \`queue_billing\` | refunds above ${LIMIT}, customers who ask for a person (about a disputed charge or anything else) |
 | \`queue_complaints\` | formal complaints |
 | \`queue_bereavement\` | accounts of customers who have died |
 | \`queue_legal\` | legal threats and legal action |

@@ -7,7 +7,7 @@ export const BILLING_QUEUES: readonly HumanQueue[] = [
   {
     id: 'queue_billing',
     description:
-      'Billing specialists: refunds above the autonomous limit, disputed charges, and customers who ask for a person about their bill.',
+      'Billing specialists: refunds above the autonomous limit, and customers who ask for a person about their bill (a disputed charge, say).',
     skills: ['refunds', 'disputes', 'billing'],
   },
   {

@@ -119,7 +119,9 @@ function record(draft: Draft, id: string, split: 'train' | 'test'): BillingTaskR
       actions: draft.actions.map((a, i) => ({ action_id: `${id}_${i}`, requestor: 'assistant' as const, ...a })),
       communicate_info: draft.communicate,
       nl_assertions: [],
-      reward_basis: ['DB', 'COMMUNICATE'],
+      // HANDOFF prices the hand-off itself: without it, on a hand-off task whose gold changes
+      // nothing, an agent that never hands off (or hands off to the wrong queue) would pass too.
+      reward_basis: ['DB', 'COMMUNICATE', 'HANDOFF'],
     },
   };
 }

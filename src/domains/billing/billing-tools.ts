@@ -57,8 +57,16 @@ function text(args: Record<string, unknown>, param: string): string {
   return value;
 }
 
+/**
+ * The record of `id` in one of the database's maps, if it has one of its own: plain indexing
+ * would find `constructor`, `toString` or `__proto__` on the prototype of every map.
+ */
+function own<T>(records: Readonly<Record<string, T>>, id: string): T | undefined {
+  return Object.hasOwn(records, id) ? records[id] : undefined;
+}
+
 function customerOf(db: BillingDb, id: string): BillingCustomer {
-  const customer = db.customers[id];
+  const customer = own(db.customers, id);
   if (!customer) throw new ToolError(E.customerNotFound(id));
   return customer;
 }
@@ -71,7 +79,7 @@ function verified(db: BillingDb, id: string): BillingCustomer {
 }
 
 function chargeOf(db: BillingDb, id: string): BillingCharge {
-  const charge = db.charges[id];
+  const charge = own(db.charges, id);
   if (!charge) throw new ToolError(E.chargeNotFound(id));
   verified(db, charge.customer_id);
   return charge;
@@ -244,7 +252,7 @@ export const getOrderDetails: DomainTool<BillingDb> = {
   params: ['order_id'],
   run: (db, args) => {
     const orderId = text(args, 'order_id');
-    const order = db.orders[orderId];
+    const order = own(db.orders, orderId);
     if (!order) throw new ToolError(E.orderNotFound(orderId));
     verified(db, order.customer_id);
     return printView(orderView(order));
@@ -291,7 +299,10 @@ export const listPlans: DomainTool<BillingDb> = {
   run: (db) => printView(Object.values(db.plans).map(planView)),
 };
 
-/** `change_plan(customer_id, plan_id)`: the new plan and its price apply from now; no charge is made here. */
+/**
+ * `change_plan(customer_id, plan_id)`: the subscription moves to the new plan now, and its monthly
+ * price is charged from the next renewal (the billing period does not change); no charge is made here.
+ */
 export const changePlan: DomainTool<BillingDb> = {
   name: 'change_plan',
   kind: 'write',
@@ -303,7 +314,7 @@ export const changePlan: DomainTool<BillingDb> = {
     const planId = text(args, 'plan_id');
     const subscription = subscriptionOf(db, verified(db, customerId));
     if (subscription.status === 'cancelled') throw new ToolError(E.subscriptionCancelled(subscription.subscription_id));
-    const plan = db.plans[planId];
+    const plan = own(db.plans, planId);
     if (!plan) throw new ToolError(E.planNotFound(planId));
     if (subscription.plan_id === planId) throw new ToolError(E.samePlan(subscription.subscription_id, planId));
     subscription.plan_id = planId;
