@@ -483,3 +483,26 @@ describe('DeciderPolicySchema', () => {
     expect(DeciderPolicySchema.safeParse({ targets: { not_a_reason: 'q' } }).success).toBe(false);
   });
 });
+
+describe('reserved topics go to the team for the topic', () => {
+  const policy = DeciderPolicySchema.parse({
+    targets: { policy_topic: 'queue_topics', customer_request: 'queue_billing' },
+    topicTargets: { complaint: 'queue_complaints', bereavement: 'queue_bereavement', legal: 'queue_legal' },
+  });
+  it.each([
+    ['I want to file a formal complaint', 'queue_complaints'],
+    ['My mum died last month and I need to close her account', 'queue_bereavement'],
+    ["I'm going to sue you", 'queue_legal'],
+  ])('%s → %s', (text, target) => {
+    const decision = decideTranscript([{ role: 'customer', text }], policy);
+    expect(decision).toMatchObject({ handoff: true, reason: 'policy_topic', target });
+  });
+
+  it('falls back to the reason’s target, then the default, for a topic with no team', () => {
+    const partial = DeciderPolicySchema.parse({ targets: { policy_topic: 'queue_topics' }, topicTargets: { legal: 'queue_legal' } });
+    expect(decideTranscript([{ role: 'customer', text: 'I want to file a formal complaint' }], partial).target).toBe('queue_topics');
+    expect(decideTranscript([{ role: 'customer', text: 'I want to file a formal complaint' }], DeciderPolicySchema.parse({})).target).toBe(
+      'queue_general',
+    );
+  });
+});

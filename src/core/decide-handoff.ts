@@ -115,7 +115,11 @@ export function decideHandoff(signals: readonly Signal[], policy: DeciderPolicy 
   for (const reason of [...HARD_TRIGGERS, ...SOFT_TRIGGERS]) {
     const fired = triggers[reason]();
     if (fired) {
-      return { handoff: true, reason, target: policy.targets[reason] ?? policy.defaultTarget, evidence: fired[0].evidence, signals: fired };
+      const signal = fired[0];
+      // A reserved topic goes to the team for that topic, where the domain has one.
+      const topical = signal.kind === 'policy_topic' ? policy.topicTargets[signal.topic] : undefined;
+      const target = topical ?? policy.targets[reason] ?? policy.defaultTarget;
+      return { handoff: true, reason, target, evidence: signal.evidence, signals: fired };
     }
   }
   return { handoff: false, reason: null, target: null, evidence: null, signals: [] };

@@ -38,6 +38,8 @@ const DeciderPolicyObject = z.strictObject({
   /** The queue each reason hands off to; reasons not listed go to `defaultTarget`. */
   targets: z.partialRecord(DeciderReasonSchema, z.string().min(1)).default({}),
   defaultTarget: z.string().min(1).default('queue_general'),
+  /** The queue for each reserved topic (`policy_topic`), before `targets.policy_topic`. */
+  topicTargets: z.partialRecord(z.enum(['complaint', 'bereavement', 'legal']), z.string().min(1)).default({}),
 });
 
 /** `autonomous_limit` → `autonomousLimit`: JSON written by hand or by Python tends to be snake_case. */

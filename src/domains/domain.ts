@@ -5,7 +5,7 @@
  * this shape, so one episode, evaluator, oracle and runner serve them all.
  */
 import { z } from 'zod';
-import type { DecisionRule } from '../core/index.js';
+import type { DecisionRule, DeciderPolicy } from '../core/index.js';
 import type { ToolCallResult, ToolKind } from './domain-tool.js';
 
 export const DOMAIN_NAMES = ['airline', 'retail', 'billing'] as const;
@@ -114,6 +114,8 @@ export interface Domain<Db = unknown> {
   transferTool: string;
   queues: readonly HumanQueue[];
   rules: readonly DecisionRule[];
+  /** What the hand-off decider needs from the policy: the autonomous limit, the queue per reason and topic. */
+  deciderPolicy: DeciderPolicy;
   /** The initial database, deeply frozen. */
   initialDb: Db;
   newEpisode(): Episode<Db>;

@@ -33,6 +33,11 @@ export interface AgentRunnerOptions {
   /** Redacts a tool's output before it is stored in the log (`redactText` by default). */
   redact?: (text: string) => string;
   clock: Clock;
+  /**
+   * Sees every turn's full result (each model step and tool outcome) after it is recorded. The
+   * lab builds its trajectories from it; it changes nothing about the turn.
+   */
+  observe?: (turn: { conversationId: ConversationId; agent: AgentId; result: TurnResult }) => void;
 }
 
 /** How handling a customer message ended. */
@@ -141,6 +146,7 @@ export function createAgentRunner(options: AgentRunnerOptions) {
         },
       },
     ]);
+    options.observe?.({ conversationId, agent: agentId, result });
     const me = { type: 'agent', id: agentId } as const;
     if (result.type === 'reply') {
       const sent = await gateway.send(conversationId, me, result.text);

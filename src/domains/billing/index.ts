@@ -5,10 +5,11 @@
  * right hand-off. It needs no download and no key.
  */
 import { readFileSync } from 'node:fs';
+import { DeciderPolicySchema, type DeciderPolicy } from '../../core/index.js';
 import type { Domain, DomainToolInfo } from '../domain.js';
 import { createEpisode, freezeDb } from '../episode.js';
 import { createCanonicalHasher } from '../tau2/canonical-db.js';
-import { generateBillingDb, type BillingDb } from './billing-db.js';
+import { AUTONOMOUS_REFUND_LIMIT_CENTS, generateBillingDb, type BillingDb } from './billing-db.js';
 import { BILLING_POLICY } from './billing-policy.js';
 import { BILLING_QUEUES } from './billing-queues.js';
 import { BILLING_RULES } from './billing-rules.js';
@@ -23,6 +24,20 @@ export { BILLING_RULES, refundLimitRule } from './billing-rules.js';
 export { BILLING_TOOL_SCHEMAS } from './billing-schemas.js';
 export { billingTaskOf, BILLING_TASKS_VERSION, parseBillingTasks, type BillingTaskRecord } from './billing-tasks.js';
 export { BILLING_ERRORS, BILLING_TOOLS, BILLING_TOOLSET } from './billing-tools.js';
+
+/**
+ * What the hand-off decider takes from billing's policy: refunds above 50.00 go to billing
+ * specialists, each reserved topic to its team, everything else the decider hands off (a request
+ * for a person, repeated tool failures, loops) to billing specialists.
+ */
+export const BILLING_DECIDER_POLICY: DeciderPolicy = DeciderPolicySchema.parse({
+  autonomousLimit: AUTONOMOUS_REFUND_LIMIT_CENTS / 100,
+  amountArgument: 'amount',
+  writeTools: [...BILLING_TOOLSET.tools.values()].filter((t) => t.kind === 'write').map((t) => t.name),
+  targets: { customer_request: 'queue_billing', value_threshold: 'queue_billing', no_capability: 'queue_billing' },
+  topicTargets: { complaint: 'queue_complaints', bereavement: 'queue_bereavement', legal: 'queue_legal' },
+  defaultTarget: 'queue_billing',
+});
 
 /** The seed of the database the committed tasks are written against. */
 export const BILLING_SEED = 20250615;
@@ -66,6 +81,7 @@ export function loadBillingDomain(options: { seed?: number } = {}): Domain<Billi
     transferTool: 'handoff',
     queues: BILLING_QUEUES,
     rules: BILLING_RULES,
+    deciderPolicy: BILLING_DECIDER_POLICY,
     initialDb,
     newEpisode: () => createEpisode(initialDb, BILLING_TOOLSET, hash),
     isWrite: (tool) => BILLING_TOOLSET.tools.get(tool)?.kind === 'write',

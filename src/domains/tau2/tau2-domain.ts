@@ -3,6 +3,7 @@
  * against the manifest, the database parsed and frozen once, tools at byte parity, episodes with
  * copy-on-write databases, and the tasks of one task version.
  */
+import { DeciderPolicySchema } from '../../core/index.js';
 import type { Domain, DomainTask, DomainToolInfo } from '../domain.js';
 import { criteriaOf } from '../domain.js';
 import type { DomainTool } from '../domain-tool.js';
@@ -68,6 +69,13 @@ function buildDomain<Db extends object>(
     transferTool: TAU2_TRANSFER_TOOL,
     queues: [TAU2_QUEUE],
     rules: [],
+    // One team takes every hand-off; tau2-bench's policies state no amount limit.
+    deciderPolicy: DeciderPolicySchema.parse({
+      defaultTarget: TAU2_QUEUE.id,
+      writeTools: toolInfos(toolset, schemas)
+        .filter((t) => t.kind === 'write')
+        .map((t) => t.name),
+    }),
     initialDb,
     newEpisode: () => createEpisode(initialDb, toolset, hash),
     isWrite: (tool) => toolset.tools.get(tool)?.kind === 'write',
