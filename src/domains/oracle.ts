@@ -79,7 +79,16 @@ export function createOraclePolicy(domain: Pick<Domain, 'transferTool'>, task: D
       const step = steps[position];
       const usage = { promptTokens: 0, completionTokens: 0 };
       if (!step) return { ok: true, content: 'Is there anything else I can help you with?', toolCalls: [], usage };
-      if (step.kind === 'say') return { ok: true, content: step.text, toolCalls: [], usage };
+      if (step.kind === 'say') {
+        // Said just before a transfer, the message goes with the transfer: a reply would end the
+        // turn, and the customer would leave before being handed off.
+        const after = steps[position + 1];
+        if (after?.kind === 'call' && isTransfer(domain, after.action.name)) {
+          const call = { id: `call_${after.index}`, name: after.action.name, arguments: JSON.stringify(after.action.arguments) };
+          return { ok: true, content: step.text, toolCalls: [call], usage };
+        }
+        return { ok: true, content: step.text, toolCalls: [], usage };
+      }
       const call = { id: `call_${step.index}`, name: step.action.name, arguments: JSON.stringify(step.action.arguments) };
       return { ok: true, content: null, toolCalls: [call], usage };
     },

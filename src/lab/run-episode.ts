@@ -1,0 +1,350 @@
+/**
+ * One lab episode: a simulated customer talks to an agent through the same gateway and harness
+ * production runs (`createGateway`, `createAgentRunner`, `runTurn`), on the domain's tools over
+ * the episode's own database. What is measured is what is deployed. The episode ends when the
+ * customer stops (tau2-bench's tokens), after a hand-off, or at the turn or error limits, and is
+ * scored by the evaluator.
+ */
+import {
+  createIdGenerator,
+  DEFAULT_OWNERSHIP_POLICY,
+  seededRandom,
+  type AgentId,
+  type Clock,
+  type DeciderPolicy,
+  type HandoffReason,
+  type Policy,
+  type QueueId,
+} from '../core/index.js';
+import type { Domain, DomainTask } from '../domains/domain.js';
+import { evaluate, type EvaluateOptions, type Evaluation } from '../domains/evaluator.js';
+import { OPENING_MESSAGE, type TerminationReason, type Trajectory, type TrajectoryMessage } from '../domains/trajectory.js';
+import type { AgentConfig } from '../runtime/agent-config.js';
+import type { TurnResult } from '../runtime/agent-loop.js';
+import { createAgentRunner, TRANSFER_NOTICE } from '../runtime/agent-runner.js';
+import { createGateway } from '../runtime/gateway.js';
+import { HANDOFF_TOOL } from '../runtime/handoff-tool.js';
+import { harnessDecider } from '../runtime/harness-decider.js';
+import { defineTool, type Tool } from '../runtime/tool.js';
+import { MemoryStore } from '../store/memory-store.js';
+import type { Store } from '../store/store.js';
+import type { CustomerView, UserSimulator } from './user.js';
+import type { HandoffVariant } from './variant.js';
+
+/** The agent's id in every lab conversation. */
+export const LAB_AGENT = 'agent_lab' as AgentId;
+
+export interface EpisodeAgent {
+  /** `rule`, `llm`, `oracle`, … as results name it. */
+  name: string;
+  policy: Policy;
+  /** False: the harness's decider never hands off and the agent has no hand-off (`never-transfer`). */
+  handoff: boolean;
+  /**
+   * The harness asks for the customer's explicit yes before writes (production's setting). The
+   * oracle, which replays a task's gold actions without a dialogue, runs with it off.
+   */
+  confirmWrites: boolean;
+}
+
+export interface RunEpisodeOptions {
+  domain: Domain;
+  task: DomainTask;
+  /** The hand-off variant the customer plays, or null for the plain task. */
+  variant: HandoffVariant | null;
+  agent: EpisodeAgent;
+  user: UserSimulator;
+  /** Where the conversation is kept (a fresh in-memory store by default). */
+  store?: Store;
+  /** Seeds the conversation's ids; the same seed gives the same run. */
+  seed: number;
+  /** The customer's turns at most (tau2-bench's step limit, counted in customer turns). */
+  maxCustomerTurns?: number;
+  /** Model steps in one agent turn at most (default 40). */
+  maxStepsPerTurn?: number;
+  /** Tool errors over the whole run that end it (`too_many_errors`; tau2-bench's default is 10). */
+  maxErrors?: number;
+  evaluate?: EvaluateOptions;
+}
+
+export interface EpisodeResult {
+  domain: string;
+  taskId: string;
+  variantId: string | null;
+  agent: string;
+  style: string;
+  termination: TerminationReason;
+  trajectory: Trajectory;
+  evaluation: Evaluation;
+  /** Customer turns written (the stop token included). */
+  customerTurns: number;
+  /** The hand-off, as the harness carried it out: the customer turn it answered, why and to whom. */
+  handoff: {
+    turn: number;
+    reason: HandoffReason;
+    target: string;
+    decidedBy: 'model' | 'decider' | 'harness';
+    evidence: string | null;
+  } | null;
+  /** The context packet built for the person who takes over. */
+  packet: Record<string, unknown> | null;
+  conversationId: string;
+}
+
+/** Tools of the domain as the harness offers them, failing while an injected outage lasts. */
+function harnessTools(
+  domain: Domain,
+  episode: ReturnType<Domain['newEpisode']>,
+  agent: EpisodeAgent,
+  outageActive: () => boolean,
+  executed: { name: string; args: string; injected: boolean }[],
+): Tool[] {
+  return domain.tools
+    .filter((tool) => tool.name !== domain.transferTool && tool.name !== HANDOFF_TOOL)
+    .map((tool) =>
+      defineTool({
+        name: tool.name,
+        description: tool.description,
+        kind: tool.kind === 'write' ? 'write' : 'read',
+        schema: tool.schema,
+        needsConfirmation: agent.confirmWrites && tool.kind === 'write',
+        execute: (args: Record<string, unknown>) => {
+          const record = { name: tool.name, args: JSON.stringify(args), injected: false };
+          executed.push(record);
+          if (outageActive()) {
+            record.injected = true;
+            throw new Error(`${tool.name} is unavailable: the service did not respond. Try again later.`);
+          }
+          const result = episode.call(tool.name, args);
+          // The harness shows a thrown error as `Error: <message>`: tau2-bench's text exactly.
+          if (result.error) throw new Error(result.output.replace(/^Error: /, ''));
+          return result.output;
+        },
+      }),
+    );
+}
+
+const parseArgs = (text: string): Record<string, unknown> => {
+  try {
+    const value: unknown = JSON.parse(text || '{}');
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+};
+
+/**
+ * Appends one agent turn to the trajectory: each model step's tool calls with their results (a
+ * call the harness refused, or that an injected outage failed, is marked `executed: false` so the
+ * evaluator does not replay it), then the hand-off as a `handoff` call, or the reply the customer
+ * received.
+ */
+function appendTurn(
+  messages: TrajectoryMessage[],
+  result: TurnResult,
+  executed: { name: string; args: string; injected: boolean }[],
+  turn: number,
+  applied: boolean,
+): void {
+  const outcomes = new Map(result.steps.flatMap((s) => (s.type === 'tool' ? [[s.call.id, s.outcome] as const] : [])));
+  let handoffCallId: string | null = null;
+  for (const step of result.steps) {
+    if (step.type !== 'model' || step.toolCalls.length === 0) continue;
+    messages.push({
+      role: 'assistant',
+      content: step.content,
+      toolCalls: step.toolCalls.map((c) => ({
+        id: c.id,
+        name: c.name,
+        arguments: parseArgs(c.arguments),
+        requestor: 'assistant' as const,
+      })),
+    });
+    for (const call of step.toolCalls) {
+      const outcome = outcomes.get(call.id);
+      if (outcome) {
+        const ran = executed.findIndex((e) => e.name === call.name);
+        const record = ran >= 0 ? executed.splice(ran, 1)[0] : undefined;
+        const reached = (outcome.status === 'succeeded' || outcome.status === 'failed') && record !== undefined && !record.injected;
+        messages.push({
+          role: 'tool',
+          id: call.id,
+          content: outcome.output,
+          error: outcome.status !== 'succeeded',
+          requestor: 'assistant',
+          executed: reached,
+        });
+      } else if (result.type === 'handoff' && result.decidedBy === 'model' && handoffCallId === null && isHandoffCall(call.name)) {
+        handoffCallId = call.id;
+        messages.push({
+          role: 'tool',
+          id: call.id,
+          content: applied ? 'Transfer successful' : 'Error: the hand-off was refused',
+          error: !applied,
+          requestor: 'assistant',
+        });
+      } else {
+        messages.push({ role: 'tool', id: call.id, content: 'Error: not executed', error: true, requestor: 'assistant', executed: false });
+      }
+    }
+  }
+  if (result.type === 'reply') {
+    messages.push({ role: 'assistant', content: result.text, toolCalls: [] });
+  } else if (result.type === 'handoff' && handoffCallId === null) {
+    // The decider or the harness's own limits handed off: recorded as the hand-off action it is.
+    const id = `handoff_turn_${turn}`;
+    const args = { target: result.target.id, reason: result.reason, summary: result.summary };
+    messages.push({
+      role: 'assistant',
+      content: result.message,
+      toolCalls: [{ id, name: HANDOFF_TOOL, arguments: args, requestor: 'assistant' }],
+    });
+    messages.push({
+      role: 'tool',
+      id,
+      content: applied ? 'Transfer successful' : 'Error: the hand-off was refused',
+      error: !applied,
+      requestor: 'assistant',
+    });
+  }
+}
+
+const isHandoffCall = (name: string) => name === HANDOFF_TOOL || name === 'transfer_to_human_agents';
+
+/** Never hands off: the decider of a `never-transfer` run. */
+const silentDecider = async () => ({ handoff: false, reason: null, target: null, evidence: null, response: null });
+
+/** The task as scored for a variant: the source's criteria, the variant's label. */
+export function variantTask(task: DomainTask, variant: HandoffVariant | null): DomainTask {
+  if (!variant) return task;
+  const handoff = {
+    expected: variant.should_transfer,
+    queue: variant.expected_target,
+    reason: variant.expected_reason,
+    source: 'label' as const,
+  };
+  // A hand-off is the outcome: only it is scored. Otherwise the source task must be done, without one.
+  const rewardBasis = variant.should_transfer
+    ? (['HANDOFF'] as const)
+    : ([...task.rewardBasis.filter((c) => c !== 'HANDOFF'), 'HANDOFF'] as const);
+  return { ...task, handoff, rewardBasis, needsJudge: rewardBasis.includes('NL_ASSERTION') && task.nlAssertions.length > 0 };
+}
+
+/** Runs one episode and scores it. */
+export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeResult> {
+  const { domain, task, variant, agent, user } = options;
+  const maxCustomerTurns = options.maxCustomerTurns ?? 30;
+  const maxErrors = options.maxErrors ?? 10;
+  const random = seededRandom(options.seed);
+  let tick = Date.UTC(2026, 0, 1);
+  // A clock that moves by a millisecond per reading: ordered, and the same in every run.
+  const clock: Clock = { now: () => (tick += 1) };
+  const gateway = createGateway({
+    store: options.store ?? new MemoryStore(),
+    clock,
+    ids: createIdGenerator({ now: clock.now, random: random.next }),
+    policy: DEFAULT_OWNERSHIP_POLICY,
+    defaultAgent: LAB_AGENT,
+  });
+
+  const episode = domain.newEpisode();
+  let customerTurn = 0;
+  const outageFrom = variant?.outage?.fromTurn ?? null;
+  const executed: { name: string; args: string; injected: boolean }[] = [];
+  const tools = harnessTools(domain, episode, agent, () => outageFrom !== null && customerTurn >= outageFrom, executed);
+  const queues = domain.queues.map((q) => q.id as QueueId);
+  const config: AgentConfig = {
+    id: LAB_AGENT,
+    instructions: domain.policy,
+    tools,
+    handoff: { queues, agents: [] },
+    defaultQueue: (domain.deciderPolicy.defaultTarget as QueueId) ?? queues[0],
+    tau2TransferAlias: domain.transferTool === 'transfer_to_human_agents',
+    rules: domain.rules,
+    // Domain outputs are shown whole (a flight search can run long); a turn may take many steps
+    // (tau2-bench bounds a whole run at 200).
+    sandbox: { maxOutputChars: 1_000_000 },
+    budget: { maxSteps: options.maxStepsPerTurn ?? 40 },
+  };
+  const deciderPolicy: DeciderPolicy = domain.deciderPolicy;
+  let lastTurn: TurnResult | null = null;
+  const runner = createAgentRunner({
+    gateway,
+    agents: new Map([[LAB_AGENT, config]]),
+    policyFor: () => agent.policy,
+    decide: agent.handoff ? harnessDecider(deciderPolicy) : silentDecider,
+    clock,
+    observe: ({ result }) => {
+      lastTurn = result;
+    },
+  });
+
+  const conversation = await gateway.open({ agent: LAB_AGENT, channel: 'lab' });
+  await gateway.send(conversation.id, { type: 'agent', id: LAB_AGENT }, OPENING_MESSAGE);
+  const messages: TrajectoryMessage[] = [{ role: 'assistant', content: OPENING_MESSAGE, toolCalls: [] }];
+  const view: CustomerView['messages'][number][] = [{ from: 'agent', text: OPENING_MESSAGE }];
+  let transferred = false;
+  let termination: TerminationReason = 'max_steps';
+  let handoff: EpisodeResult['handoff'] = null;
+  let packet: Record<string, unknown> | null = null;
+
+  while (customerTurn < maxCustomerTurns) {
+    customerTurn += 1;
+    const said = await user.next({ messages: [...view], turn: customerTurn, transferred });
+    messages.push({ role: 'user', content: said.text, toolCalls: [] });
+    view.push({ from: 'customer', text: said.text });
+    if (said.stop) {
+      termination = 'user_stop';
+      break;
+    }
+    if (transferred) {
+      // A person owns the conversation now; the customer kept writing instead of leaving.
+      termination = 'user_stop';
+      break;
+    }
+    lastTurn = null;
+    const outcome = await runner.handleCustomerMessage(conversation.id, { text: said.text, idempotencyKey: `turn-${customerTurn}` });
+    const result = lastTurn as TurnResult | null;
+    if (result) appendTurn(messages, result, executed, customerTurn, outcome.type === 'handoff' && outcome.applied);
+    executed.length = 0;
+    if (outcome.type === 'reply') view.push({ from: 'agent', text: outcome.text });
+    else if (outcome.type === 'handoff') {
+      transferred = outcome.applied;
+      packet = outcome.packet;
+      const decidedBy = result?.type === 'handoff' ? result.decidedBy : 'harness';
+      handoff = { turn: customerTurn, reason: outcome.reason, target: outcome.target, decidedBy, evidence: outcome.evidence };
+      const notice = result?.type === 'handoff' ? (result.message ?? TRANSFER_NOTICE) : TRANSFER_NOTICE;
+      view.push({ from: 'system', text: notice });
+    } else if (outcome.type === 'needs_approval') {
+      // No person approves in the lab: the request is declined, and the agent goes on.
+      const resumed = await runner.resume(conversation.id, { approved: false });
+      if (resumed.type === 'reply') view.push({ from: 'agent', text: resumed.text });
+    } else {
+      termination = 'agent_error';
+      break;
+    }
+    const errors = messages.filter((m) => m.role === 'tool' && m.error).length;
+    if (errors >= maxErrors) {
+      termination = 'too_many_errors';
+      break;
+    }
+  }
+
+  const trajectory: Trajectory = { messages, termination };
+  const scored = variantTask(task, variant);
+  const evaluation = await evaluate(domain, scored, trajectory, options.evaluate);
+  return {
+    domain: domain.name,
+    taskId: task.id,
+    variantId: variant?.id ?? null,
+    agent: agent.name,
+    style: user.style,
+    termination,
+    trajectory,
+    evaluation,
+    customerTurns: customerTurn,
+    handoff,
+    packet,
+    conversationId: conversation.id,
+  };
+}
