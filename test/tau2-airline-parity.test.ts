@@ -5,30 +5,12 @@ import { AIRLINE_TOOLSET, type AirlineDb } from '../src/domains/tau2/airline/ind
 import { canonicalDbHash, floatPaths, withModelDefaults } from '../src/domains/tau2/canonical-db.js';
 import { pythonJson } from '../src/domains/tau2/python-json.js';
 import { callDomainTool } from '../src/domains/domain-tool.js';
+import { goldReplays } from './support/gold-replays.js';
 import { tau2DirForTests } from './support/tau2-dir.js';
-
-interface GoldStep {
-  i: number;
-  name: string;
-  arguments: Record<string, unknown>;
-  error: boolean;
-  output: string;
-}
-
-interface GoldTask {
-  task_id: string;
-  steps: GoldStep[];
-  db_initial_sha256: string;
-  db_final_sha256: string;
-  db_changes: Record<string, Record<string, { op: 'added' | 'changed' | 'removed'; value: unknown }>>;
-}
 
 const dir = join(tau2DirForTests(), 'airline');
 const initial = withModelDefaults('airline', JSON.parse(readFileSync(join(dir, 'db.json'), 'utf8')) as Record<string, unknown>);
-const tasks = readFileSync(join(dir, 'gold_replay_train.jsonl'), 'utf8')
-  .split('\n')
-  .filter((line) => line.trim() !== '')
-  .map((line) => JSON.parse(line) as GoldTask);
+const tasks = goldReplays('airline');
 
 /** A record as the canonical hash serialises it (sorted keys, Python floats by field path). */
 const canonicalRecord = (collection: string, key: string, record: unknown): string =>

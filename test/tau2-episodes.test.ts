@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { create } from 'mutative';
 import type { DomainTool } from '../src/domains/domain-tool.js';
@@ -9,28 +7,14 @@ import { pythonRound2 } from '../src/domains/tau2/python-math.js';
 import { retailToolset, type RetailDb } from '../src/domains/tau2/retail/index.js';
 import { canonicalDbHash, createCanonicalHasher, floatPaths } from '../src/domains/tau2/canonical-db.js';
 import { pythonJson } from '../src/domains/tau2/python-json.js';
-import { tau2DirForTests } from './support/tau2-dir.js';
+import { goldReplays } from './support/gold-replays.js';
 import { tau2Domain } from './support/tau2-domains.js';
 
 // Gold replay through episodes: copy-on-write databases and the cached canonical hasher must give
 // the very bytes, records and hashes tau2-bench's Python tools gave (the parity files).
 
-interface GoldTask {
-  task_id: string;
-  steps: { i: number; name: string; output: string; error: boolean }[];
-  db_initial_sha256: string;
-  db_final_sha256: string;
-  db_changes: Record<string, Record<string, { op: 'added' | 'changed' | 'removed'; value: unknown }>>;
-}
-
-const goldOf = (name: string) =>
-  readFileSync(join(tau2DirForTests(), name, 'gold_replay_train.jsonl'), 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as GoldTask);
-
 describe.each(['airline', 'retail'] as const)('%s gold replay through episodes', (name) => {
-  const gold = goldOf(name);
+  const gold = goldReplays(name);
 
   it.each(gold.map((g) => [g.task_id, g] as const))('task %s', async (_id, g) => {
     const domain = await tau2Domain(name);

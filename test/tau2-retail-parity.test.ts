@@ -5,29 +5,12 @@ import { canonicalDbHash, floatPaths } from '../src/domains/tau2/canonical-db.js
 import { pythonJson } from '../src/domains/tau2/python-json.js';
 import { cloneRetailDb, loadRetailDb, RETAIL_TOOLSET } from '../src/domains/tau2/retail/index.js';
 import { callDomainTool } from '../src/domains/domain-tool.js';
+import { goldReplays } from './support/gold-replays.js';
 import { tau2DirForTests } from './support/tau2-dir.js';
-
-interface GoldStep {
-  i: number;
-  name: string;
-  arguments: Record<string, unknown>;
-  error: boolean;
-  output: string;
-}
-interface GoldTask {
-  task_id: string;
-  steps: GoldStep[];
-  db_initial_sha256: string;
-  db_final_sha256: string;
-  db_changes: Record<string, Record<string, { op: 'added' | 'changed' | 'removed'; value: unknown }>>;
-}
 
 const dir = join(tau2DirForTests(), 'retail');
 const initial = loadRetailDb(readFileSync(join(dir, 'db.json'), 'utf8'));
-const gold = readFileSync(join(dir, 'gold_replay_train.jsonl'), 'utf8')
-  .split('\n')
-  .filter((line) => line.trim() !== '')
-  .map((line) => JSON.parse(line) as GoldTask);
+const gold = goldReplays('retail');
 
 /** A record as the canonical dump writes it (sorted keys, floats by field type). */
 const canonicalRecord = (collection: string, key: string, value: unknown) =>
