@@ -134,6 +134,61 @@ tasks
     }
   });
 
+const seedOption = (value: string) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('a seed is a non-negative integer.');
+  return n;
+};
+
+tasks
+  .command('generate')
+  .description('generate the hand-off variants of every domain and write their manifest (labels, splits, counts, checksum)')
+  .option(tau2DirOption, tau2DirHelp)
+  .option('--seed <n>', 'the generator seed (default: the committed one)', seedOption)
+  .option('--out <file>', 'where to write the manifest (default: data/lab/handoff-manifest.json)')
+  .action(async (opts: { tau2Dir?: string; seed?: number; out?: string }) => {
+    const { tasksGenerate } = await import('./tasks-command.js');
+    const summary = await tasksGenerate({ ...opts });
+    process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+  });
+
+tasks
+  .command('stats')
+  .description('counts of the hand-off variants per domain: positives, hard negatives, by kind and by split')
+  .option(tau2DirOption, tau2DirHelp)
+  .option('--seed <n>', 'the generator seed (default: the committed one)', seedOption)
+  .option('--json', 'print JSON')
+  .action(async (opts: { tau2Dir?: string; seed?: number; json?: boolean }) => {
+    const { tasksStats } = await import('./tasks-command.js');
+    const stats = await tasksStats({
+      ...(opts.tau2Dir ? { tau2Dir: opts.tau2Dir } : {}),
+      ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
+    });
+    if (opts.json) {
+      process.stdout.write(`${JSON.stringify(stats)}\n`);
+      return;
+    }
+    for (const [domain, counts] of Object.entries(stats)) {
+      process.stdout.write(`${domain}: ${counts.total} variants, ${counts.positives} hand-off, ${counts.negatives} hard negatives\n`);
+      for (const [kind, n] of Object.entries(counts.by_kind)) process.stdout.write(`  ${kind.padEnd(22)} ${n}\n`);
+      process.stdout.write(
+        `  splits: ${Object.entries(counts.by_split)
+          .map(([k, n]) => `${k} ${n}`)
+          .join(', ')}\n`,
+      );
+    }
+  });
+
+tasks
+  .command('show <id>')
+  .description('one hand-off variant, readable: its label, the rule behind it, and the script the customer follows')
+  .option(tau2DirOption, tau2DirHelp)
+  .option('--seed <n>', 'the generator seed (default: the committed one)', seedOption)
+  .action(async (id: string, opts: { tau2Dir?: string; seed?: number }) => {
+    const { tasksShow } = await import('./tasks-command.js');
+    process.stdout.write(`${await tasksShow(id, { ...opts })}\n`);
+  });
+
 program
   .command('replay')
   .description("replay tasks' gold actions from the initial database: one JSON line per task (steps and final hash)")

@@ -115,4 +115,9 @@ export interface HandoffVariant {
   script: UserScript;
   /** Tool failures the harness injects for the episode (the data is never edited). */
   outage: { fromTurn: number } | null;
+  /**
+   * The twist as an instruction to an LLM customer (second person), given on top of the source
+   * scenario: what to say at which turn, and how to react to a transfer.
+   */
+  instruction?: string;
 }
