@@ -506,3 +506,21 @@ describe('reserved topics go to the team for the topic', () => {
     );
   });
 });
+
+describe('requests and topics told in longer shapes', () => {
+  it.each([
+    ['May I talk with a member of the team?', 'customer_request'],
+    ['Is it possible for someone from your billing department to check this?', 'customer_request'],
+    ['Any chance for a supervisor to look at my case?', 'customer_request'],
+    ['I would be happier if a staff member dealt with it', 'customer_request'],
+    ["I'd rather a specialist took over from here", 'customer_request'],
+    ['My wife Ana, who held the account, died in June.', 'policy_topic'],
+    ['Our son, the main account holder, has sadly died', 'policy_topic'],
+    ['My phone, the old one, died yesterday.', null],
+    ['It would be better if someone had told me earlier', null],
+    ['Is it okay for me to change the email?', null],
+    ['My grandmother, bless her, is doing fine, the card died though.', null],
+  ] as const)('%s → %s', (text, reason) => {
+    expect(decideTranscript([{ role: 'customer', text }]).reason).toBe(reason);
+  });
+});

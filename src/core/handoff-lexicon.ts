@@ -110,7 +110,7 @@ const PERSON = alt(
   'boss(?:es)?',
   'superiors?',
   'staff(?:[\\s-]members?)?',
-  'members? of staff',
+  'members? of (?:(?:your|the|our)\\s+)?(?:staff|team|personnel)',
   'employees?',
   'team[\\s-]members?',
   'specialists?',
@@ -133,7 +133,7 @@ const HELP_NOUN = `(?:(?:a|an|some|the|your)\\s+)?${alt(
   'escalation',
 )}\\b`;
 // "someone from billing", "a person in your refunds team": where the person sits, not who else they are.
-const WHERE_THEY_SIT = `\\s+(?:from|in) (?:your |the )?[a-z]+(?: (?:team|department|dept|desk|office))?`;
+const WHERE_THEY_SIT = `\\s+(?:from|in|on) (?:your |the )?[a-z]+(?: (?:team|department|dept|desk|office))?`;
 const FROM = `(?:${WHERE_THEY_SIT})?`;
 const NP_ANY = alt(NP_PERSON_TO, WEAK_QUALIFIED, WEAK, DEPT);
 const NP_WANTED = alt(NP_PERSON, WEAK_QUALIFIED, HELP_NOUN);
@@ -184,6 +184,16 @@ export const REQUEST_FRAMES: readonly RequestFrame[] = [
   frame(
     'person_can',
     `\\b(?:can|could|would|will|may|might|can't|couldn't|won't|wouldn't)\\s+(?:${NP_PERSON}${FROM}|${WEAK}${WHERE_THEY_SIT}|${WEAK_QUALIFIED}|${WEAK}(?=\\s+(?:please\\s+)?(?:call|phone|ring|contact|email|get back|reach out|talk|speak|chat)))\\s+(?:(?:please|just|quickly|maybe|possibly)\\s+)?(?:be able to\\s+)?(?:look|check|help|review|handle|call|phone|ring|contact|email|take|deal|sort|assist|see|read|get back|reach out|explain|fix|step in|join|approve|verify|confirm|intervene|authori[sz]e|override|process|talk|speak|chat|get in touch|follow up|investigate|examine|give|come|jump|hop)\\b`,
+    false,
+  ),
+  frame(
+    'possible_for_person',
+    `\\b(?:possible|able|a (?:chance|way)|any (?:chance|way)|okay|ok|alright)\\s+for\\s+(?:${NP_PERSON}${FROM}|${WEAK}${WHERE_THEY_SIT}|${WEAK_QUALIFIED})\\s+to\\s+(?:(?:please|just|quickly)\\s+)?(?:take a look|look|help|handle|deal|review|check|sort|step in|take over|call|phone|contact|talk|speak|get back)\\b`,
+    false,
+  ),
+  frame(
+    'rather_person_handled',
+    `\\b(?:if|when|rather|prefer(?:red)?|sooner)\\s+(?:${NP_PERSON}${FROM}|${WEAK}${WHERE_THEY_SIT}|${WEAK_QUALIFIED})\\s+(?:handled|dealt with|took over|looked at|looked into|took a look at|took care of|sorted out|reviewed|checked|could handle|could deal with|could take over|could look at|would handle|would deal with|would take over|would look at)\\b`,
     false,
   ),
   frame(

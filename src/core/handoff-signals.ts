@@ -17,6 +17,8 @@ import {
   type Clause,
 } from './handoff-lexicon.js';
 import {
+  BEREAVED_SUBJECT,
+  DEATH_WITHOUT_SUBJECT,
   FRUSTRATION,
   GRATITUDE,
   MEDICAL_HYPERBOLE,
@@ -221,6 +223,13 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
         if (m && !(p.negatable && isNegatedBefore(clause.norm.slice(0, m.index))))
           found.push({ kind: 'policy_topic', topic: p.topic, ...at });
       }
+      const toldBefore = clauses.slice(Math.max(0, k - 2), k).some((c) => BEREAVED_SUBJECT.test(c.norm));
+      if (
+        toldBefore &&
+        DEATH_WITHOUT_SUBJECT.test(clause.norm) &&
+        !found.some((f) => f.kind === 'policy_topic' && f.index === index && f.offset === clause.start)
+      )
+        found.push({ kind: 'policy_topic', topic: 'bereavement', ...at });
       const verdict = personRequest(clause.norm, clauses[k + 1]?.norm);
       if (verdict === 'request') found.push({ kind: 'human_request', ...at });
       else if (verdict === 'declined') found.push({ kind: 'human_declined', ...at });

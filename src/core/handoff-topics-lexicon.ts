@@ -75,6 +75,17 @@ export const POLICY_TOPIC_PATTERNS: readonly TopicPattern[] = [
   },
 ];
 
+/**
+ * A death told across an apposition: "My partner Alex, the account holder, died recently" is
+ * split at its commas, so the clause with the verb has no subject. `DEATH_WITHOUT_SUBJECT` is
+ * such a clause; it counts as bereavement when one of the two clauses before it names a relative
+ * or the account holder (`BEREAVED_SUBJECT`), never on its own ("my phone, the old one, died").
+ */
+export const DEATH_WITHOUT_SUBJECT = re(
+  `^(?:(?:and|who|has|have|had|just|recently|sadly|suddenly|tragically|unexpectedly)\\s+)*(?:died|${PASSED}|passed away)\\b`,
+);
+export const BEREAVED_SUBJECT = re(`\\b(?:${RELATION}|(?:the |main |primary )?account ?holder|(?:the )?policy ?holder)\\b`);
+
 /** Words and phrases of frustration. Frustration never hands off alone; it is a modifier. */
 export const FRUSTRATION = re(
   "(?:\\b(?:ridiculous|absurd|useless|pathetic|unacceptable|outrageous|terrible|awful|horrible|horrendous|appalling|disgusting|disgraceful|shocking|worst|a joke|waste of (?:my )?time|fed up|sick (?:and tired )?of|tired of|frustrat\\w*|annoy\\w*|irritat\\w*|angry|furious|livid|pissed|mad at|upset|infuriat\\w*|exasperat\\w*|unbelievable|incompetent|stupid|idiotic|idiots?|dumb|clueless|hopeless|nonsense|rubbish|garbage|crap|bullshit|wtf|ffs|ugh+|argh+|come on|are you (?:even )?(?:kidding|serious|listening|reading)|what(?: is|'s) wrong with you|how many times|for the (?:second|third|fourth|fifth|last|hundredth|nth|\\d+(?:st|nd|rd|th)) time|(?:i've|i have|i) (?:already |just )?(?:told|said|explained|asked|given) (?:you|this|that|it)|again and again|over and over|still (?:not|no|nothing|hasn't|haven't|isn't|doesn't|waiting|broken|wrong)|not listening|going (?:round )?in circles|round in circles|not helping|no help|doesn't help|zero help|never again|getting nowhere|fuming|grr+|jeez|dammit|damn it)\\b|^seriously\\b|\\bseriously\\s*[?!]|[!?]{3,}|!{2,})",
