@@ -524,3 +524,17 @@ describe('requests and topics told in longer shapes', () => {
     expect(decideTranscript([{ role: 'customer', text }]).reason).toBe(reason);
   });
 });
+
+describe('a death or a lawyer mentioned, not the matter itself', () => {
+  it.each([
+    ['My father died in the spring, so I am trimming costs: please cancel my own plan.', null],
+    ['My mum passed away and I need to close her account', 'policy_topic'],
+    ['My uncle died last year; I also want to close his account and cancel my own subscription', 'policy_topic'],
+    ['A friend of mine, who is a lawyer, said these charges usually get reversed.', null],
+    ['My brother works as an attorney and suggested I ask about the fee.', null],
+    ['I will be asking my lawyer about this charge.', 'policy_topic'],
+    ['My solicitor is copied on this conversation.', 'policy_topic'],
+  ] as const)('%s → %s', (text, reason) => {
+    expect(decideTranscript([{ role: 'customer', text }]).reason).toBe(reason);
+  });
+});

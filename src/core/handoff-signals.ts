@@ -19,6 +19,8 @@ import {
 import {
   BEREAVED_SUBJECT,
   DEATH_WITHOUT_SUBJECT,
+  OWN_MATTER,
+  THEIR_MATTER,
   FRUSTRATION,
   GRATITUDE,
   MEDICAL_HYPERBOLE,
@@ -237,6 +239,13 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
       const judged = found.some((s) => s.index === index && s.offset === clause.start);
       if (!judged && !inScope && asksForSomething(clause, policy)) found.push({ kind: 'no_capability', cause: 'out_of_scope', ...at });
     });
+    // A death mentioned about the customer's own account is not a bereavement case.
+    if (OWN_MATTER.test(whole) && !THEIR_MATTER.test(whole)) {
+      for (let i = found.length - 1; i >= 0; i--) {
+        const f = found[i];
+        if (f?.kind === 'policy_topic' && f.topic === 'bereavement' && f.index === index) found.splice(i, 1);
+      }
+    }
     const upset = frustration(clauses, item.text);
     if (upset) found.push({ kind: 'frustration', evidence: upset.text, index, offset: upset.start });
     // A message that asks for a person, raises safety, or only says thanks restates no intent.

@@ -63,7 +63,7 @@ export const POLICY_TOPIC_PATTERNS: readonly TopicPattern[] = [
     topic: 'legal',
     negatable: true,
     re: re(
-      "\\b(?:lawyers?|attorneys?|solicitors?|barristers?|legal counsel|my counsel|legal\\s+(?:action|team|counsel|department|advice|proceedings|route|steps|representation|recourse|matter|claim|case|remedy|remedies)|law\\s?suits?|litigation|litigate|class[\\s-]action|small[\\s-]claims|cease and desist|breach of contract|court (?:case|order|action|claim|proceedings|date|summons)|(?:in|to|into) court|suing|sued|sue(?=\\s+(?:you|u|your|y'all|this|the|them|him|her|everyone|everybody|for|over|if|unless)\\b)|(?:will|'ll|gonna|going to|to|could|can|should|might|would|'d)\\s+sue\\b)",
+      "\\b(?<!\\b(?:is|was|were|are|'s|as|be|being|became|become|like)\\s+(?:a|an|the)\\s+)(?:lawyers?|attorneys?|solicitors?|barristers?)\\b(?!\\s+(?:friend|by (?:profession|trade))\\b)|\\b(?:legal counsel|my counsel|legal\\s+(?:action|team|counsel|department|advice|proceedings|route|steps|representation|recourse|matter|claim|case|remedy|remedies)|law\\s?suits?|litigation|litigate|class[\\s-]action|small[\\s-]claims|cease and desist|breach of contract|court (?:case|order|action|claim|proceedings|date|summons)|(?:in|to|into) court|suing|sued|sue(?=\\s+(?:you|u|your|y'all|this|the|them|him|her|everyone|everybody|for|over|if|unless)\\b)|(?:will|'ll|gonna|going to|to|could|can|should|might|would|'d)\\s+sue\\b)",
     ),
   },
   {
@@ -74,6 +74,18 @@ export const POLICY_TOPIC_PATTERNS: readonly TopicPattern[] = [
     ),
   },
 ];
+
+/**
+ * The customer's own matter: "my mother passed away and I'm cutting costs: cancel my own
+ * subscription" mentions a death but is not about the deceased's account, so it is no
+ * bereavement case, unless the same message also speaks of their account.
+ */
+export const OWN_MATTER = re(
+  `\\bmy own\\b|\\bown (?:account|subscription|plan|internet|service|bill|line|contract|order|booking|reservation)\\b`,
+);
+export const THEIR_MATTER = re(
+  `\\b(?:their|his|her)\\s+(?:account|subscription|plan|internet|service|bills?|line|contract|order|booking|reservation|estate)\\b`,
+);
 
 /**
  * A death told across an apposition: "My partner Alex, the account holder, died recently" is

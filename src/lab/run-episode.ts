@@ -45,6 +45,18 @@ export interface EpisodeAgent {
    * oracle, which replays a task's gold actions without a dialogue, runs with it off.
    */
   confirmWrites: boolean;
+  /**
+   * The harness checks replies before they reach the customer (production's setting: default on).
+   * The oracle says what a task expects communicated without the dialogue that would back it, so
+   * it runs with them off.
+   */
+  outputGuardrails?: boolean;
+}
+
+/** How the harness treats a reference agent: the oracle replays answers it was given, so checks meant for models are off. */
+export function episodeAgent(name: string, policy: Policy): EpisodeAgent {
+  const oracle = name === 'oracle';
+  return { name, policy, handoff: !oracle && name !== 'never-transfer', confirmWrites: !oracle, outputGuardrails: !oracle };
 }
 
 export interface RunEpisodeOptions {
@@ -261,6 +273,7 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeRes
     defaultQueue: (domain.deciderPolicy.defaultTarget as QueueId) ?? queues[0],
     tau2TransferAlias: domain.transferTool === 'transfer_to_human_agents',
     rules: domain.rules,
+    ...(agent.outputGuardrails === false ? { outputGuardrails: [] } : {}),
     // Domain outputs are shown whole (a flight search can run long); a turn may take many steps
     // (tau2-bench bounds a whole run at 200).
     sandbox: { maxOutputChars: 1_000_000 },

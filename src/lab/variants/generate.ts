@@ -548,6 +548,16 @@ function generateDomain(domain: Domain, seed: number): HandoffVariant[] {
 }
 
 /**
+ * The kind a task counts as when its own scenario is the twist (billing's hand-off tasks and hard
+ * negatives; their variant is `<domain>/<task id>/<kind>`), else undefined.
+ */
+export function nativeKind(domain: DomainName, taskId: string): VariantKind | undefined {
+  if (domain !== 'billing') return undefined;
+  const record = billingRecords().get(taskId);
+  return record ? BILLING_NATIVE[record.kind] : undefined;
+}
+
+/**
  * The labelled variants of the given domains, deterministic from the seed: domains in
  * `DOMAIN_NAMES` order, sources in task-file order, kinds in label order. A domain's variants
  * do not depend on which other domains are given.

@@ -3,6 +3,7 @@ export { extractFacts, ASKED_BY, type FactSources } from './facts.js';
 export { firstPersonRequest, toFirstPerson } from './first-person.js';
 export {
   baseScript,
+  nativeKind,
   generateVariants,
   HANDOFF_VARIANT_SEED,
   identifyTurn,
