@@ -17,6 +17,11 @@ export interface DomainToolInfo {
   kind: ToolKind;
   description: string;
   schema: z.ZodObject;
+  /**
+   * A write that needs the customer's explicit yes first (default: every write). Billing's
+   * `verify_customer` records a verification: the customer gave the code, so no yes is asked.
+   */
+  needsConfirmation?: boolean;
 }
 
 /** A human queue a domain hands conversations to, and the skills of the people who staff it. */

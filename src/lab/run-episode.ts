@@ -119,7 +119,7 @@ function harnessTools(
         description: tool.description,
         kind: tool.kind === 'write' ? 'write' : 'read',
         schema: tool.schema,
-        needsConfirmation: agent.confirmWrites && tool.kind === 'write',
+        needsConfirmation: agent.confirmWrites && tool.kind === 'write' && tool.needsConfirmation !== false,
         execute: (args: Record<string, unknown>) => {
           const record = { name: tool.name, args: JSON.stringify(args), injected: false };
           executed.push(record);

@@ -58,7 +58,14 @@ function toolInfos(): DomainToolInfo[] {
   return [...BILLING_TOOLSET.tools.values()].map((tool) => {
     const schema = BILLING_TOOL_SCHEMAS[tool.name];
     if (!schema) throw new Error(`no argument schema for billing tool ${tool.name}`);
-    return { name: tool.name, kind: tool.kind, description: tool.description, schema };
+    // Verifying records that the customer read back their code: there is nothing to confirm.
+    return {
+      name: tool.name,
+      kind: tool.kind,
+      description: tool.description,
+      schema,
+      ...(tool.name === 'verify_customer' ? { needsConfirmation: false } : {}),
+    };
   });
 }
 
