@@ -538,3 +538,16 @@ describe('a death or a lawyer mentioned, not the matter itself', () => {
     expect(decideTranscript([{ role: 'customer', text }]).reason).toBe(reason);
   });
 });
+
+describe('a hedged yes restates no request', () => {
+  it('does not count "I think so, yes. Please go ahead." as the opening request said again', () => {
+    const items: TranscriptItem[] = [
+      { role: 'customer', text: "Sorry, I don't really know how this works. I think I want to cancel my internet plan." },
+      { role: 'agent', text: 'I will cancel your plan. Shall I go ahead?' },
+      { role: 'customer', text: "I think so, yes. Please go ahead. Sorry if I'm not explaining it well." },
+      { role: 'agent', text: 'I need a clear yes or no.' },
+      { role: 'customer', text: 'I think so, yes. Please go ahead.' },
+    ];
+    expect(decideTranscript(items).handoff).toBe(false);
+  });
+});

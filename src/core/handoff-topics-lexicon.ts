@@ -144,7 +144,10 @@ export const STOPWORDS = new Set(
     'ridiculous useless unacceptable terrible awful seriously frustrated frustrating annoying angry joke come honestly literally ' +
     'understand explain answer repeat clarify confirm continue hurry quickly asap soon possible able issue problem question ' +
     'order account wrong january february march april may june july august september october november december ' +
-    'monday tuesday wednesday thursday friday saturday sunday tomorrow yesterday tonight morning afternoon evening week month year'
+    'monday tuesday wednesday thursday friday saturday sunday tomorrow yesterday tonight morning afternoon evening week month year ' +
+    // Hedges and assent ("I think so, yes. Please go ahead, sorry"): a confirmation restates no request.
+    'think guess suppose believe sorry apologies apologise apologize excuse mean meant saying reading right proceed ahead fine ' +
+    'alright great good um umm uh hmm well maybe perhaps probably exactly called'
   ).split(/\s+/),
 );
 // "order", "account" and "wrong" are stop words for matching capabilities (nearly every request
