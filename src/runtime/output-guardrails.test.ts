@@ -51,6 +51,48 @@ describe('output guardrails', () => {
     });
     expect(foreignPersonalData('Call +1 555 999 8888.', log)).toMatchObject({ guardrail: 'foreign_personal_data' });
     expect(foreignPersonalData('Your order total is 1250.00 for order 20240515.', log)).toBeNull();
+    // Ids and amounts side by side are not phone numbers.
+    expect(foreignPersonalData('Charge ch_100446 (24.00 on 2025-05-14) repeats ch_100445.', log)).toBeNull();
+    expect(foreignPersonalData('Refund re_1004461234 of 24.00 is done.', log)).toBeNull();
+  });
+
+  it('lets a reply report an earlier action that a look-up shows, not one it did not take', () => {
+    const log: TranscriptItem[] = [
+      { role: 'customer', text: 'was my duplicate charge refunded?' },
+      {
+        role: 'tool',
+        name: 'get_charge_details',
+        arguments: { charge_id: 'ch_1' },
+        ok: true,
+        output: '{"charge_id": "ch_1", "status": "refunded", "refund_id": "re_1"}',
+      },
+    ];
+    expect(unbackedClaim('That charge was already refunded on 2025-03-02 (refund re_1).', log)).toBeNull();
+    expect(unbackedClaim('I have refunded the charge.', log)).toMatchObject({ guardrail: 'unbacked_claim' });
+    expect(unbackedClaim('Your booking was already cancelled last week.', log)).toMatchObject({ guardrail: 'unbacked_claim' });
+  });
+
+  it('follows the customer from a look-up by e-mail to the id it answered with', () => {
+    const log: TranscriptItem[] = [
+      { role: 'customer', text: 'I am ana@example.com and I want my e-mail changed to ana.new@example.com' },
+      { role: 'tool', name: 'find_customer_by_email', arguments: { email: 'ana@example.com' }, ok: true, output: 'cus_1' },
+      {
+        role: 'tool',
+        name: 'get_customer_details',
+        arguments: { customer_id: 'cus_1' },
+        ok: true,
+        output: '{"customer_id": "cus_1", "phone": "+1 555 010 2030"}',
+      },
+      {
+        role: 'tool',
+        name: 'get_customer_details',
+        arguments: { customer_id: 'cus_2' },
+        ok: true,
+        output: '{"customer_id": "cus_2", "phone": "+1 555 999 8888"}',
+      },
+    ];
+    expect(foreignPersonalData('Your number on file is +1 555 010 2030.', log)).toBeNull();
+    expect(foreignPersonalData('Their number is +1 555 999 8888.', log)).toMatchObject({ guardrail: 'foreign_personal_data' });
   });
 
   it('stops promises the policy forbids', () => {

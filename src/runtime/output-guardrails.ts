@@ -30,6 +30,8 @@ const CLAIMS: Array<{ claim: RegExp; tools: RegExp }> = [
 // ("your refund has been issued, not to worry" is still a claim).
 const NEGATED_BEFORE = /\b(not|never|unable to|cannot|can't|couldn't|won't|haven't|hasn't|didn't|wasn't|weren't)\b(?:\s+\S+){0,3}\s*$/i;
 const NEGATED_INSIDE = /\b(not|never|n't)\b/i;
+// A sentence that reports an earlier action rather than one just taken.
+const REPORTS_PAST = /\b(already|previously|earlier|back on|on \d{4}-\d{2}-\d{2}|last (?:week|month|year))\b/i;
 
 /**
  * No claim of an action the tool log does not show: "your refund has been issued" needs a
@@ -44,9 +46,10 @@ export const unbackedClaim: OutputGuardrail = (reply, transcript) => {
       if (!match) continue;
       const before = sentence.slice(0, match.index);
       if (NEGATED_BEFORE.test(before) || NEGATED_INSIDE.test(match[0])) continue;
-      const backed = transcript.some(
-        (item) => item.role === 'tool' && item.ok && tools.test(item.name) && inferToolKind(item.name) === 'write',
-      );
+      const backed =
+        transcript.some((item) => item.role === 'tool' && item.ok && tools.test(item.name) && inferToolKind(item.name) === 'write') ||
+        // "It was already refunded on 2025-03-02": a past action reported from the record a look-up returned.
+        (REPORTS_PAST.test(sentence) && transcript.some((item) => item.role === 'tool' && item.ok && tools.test(item.output)));
       if (!backed) return { guardrail: 'unbacked_claim', evidence: sentence.trim() };
     }
   }
@@ -54,8 +57,25 @@ export const unbackedClaim: OutputGuardrail = (reply, transcript) => {
 };
 
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
-const PHONE = /\+?\d[\d\s().-]{8,}\d/g;
+// A phone number stands alone: not the digits of an id (`ch_100446`), and not run into an amount (`(24.00`).
+const PHONE = /(?<![\w.])\+?\d[\d\s().-]{8,}\d(?![\w])/g;
+const AMOUNT_INSIDE = /\d\.\d{2}(?!\d)/;
 const IDENTITY_KEYS = /^(user_id|customer_id|email|account_id)$/;
+
+/** The customer ids a look-up answered with: a bare id, or the identity fields of a JSON object. */
+function identitiesIn(output: string): string[] {
+  const text = output.trim();
+  if (/^[\w.@+-]+$/.test(text)) return [text];
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return typeof value === 'string' ? [value] : [];
+    return Object.entries(value)
+      .filter(([k, v]) => IDENTITY_KEYS.test(k) && (typeof v === 'string' || typeof v === 'number'))
+      .map(([, v]) => String(v));
+  } catch {
+    return [];
+  }
+}
 
 /**
  * No personal data of another customer: an e-mail address or phone number in a reply must come
@@ -63,9 +83,12 @@ const IDENTITY_KEYS = /^(user_id|customer_id|email|account_id)$/;
  * identified — not from a lookup of someone else.
  */
 export const foreignPersonalData: OutputGuardrail = (reply, transcript) => {
-  const found = [...(reply.match(EMAIL) ?? []), ...(reply.match(PHONE) ?? []).filter((p) => p.replace(/\D/g, '').length >= 10)];
+  const phones = (reply.match(PHONE) ?? []).filter((p) => p.replace(/\D/g, '').length >= 10 && !AMOUNT_INSIDE.test(p));
+  const found = [...(reply.match(EMAIL) ?? []), ...phones];
   if (found.length === 0) return null;
-  let identity: string | null = null;
+  // The customer is who the first identifying call was about: the id it was called with, and the
+  // ids its answer gave for them (a look-up by e-mail answers with the customer id later calls use).
+  let identities: Set<string> | null = null;
   const allowed: string[] = [];
   for (const item of transcript) {
     if (item.role === 'customer') allowed.push(item.text);
@@ -73,8 +96,8 @@ export const foreignPersonalData: OutputGuardrail = (reply, transcript) => {
     const ids = Object.entries(item.arguments)
       .filter(([k]) => IDENTITY_KEYS.test(k))
       .map(([, v]) => String(v));
-    identity ??= ids[0] ?? null;
-    if (ids.length === 0 || (identity !== null && ids.includes(identity))) allowed.push(item.output, JSON.stringify(item.arguments));
+    if (identities === null && ids.length > 0) identities = new Set([...ids, ...identitiesIn(item.output)]);
+    if (ids.length === 0 || ids.some((id) => identities?.has(id))) allowed.push(item.output, JSON.stringify(item.arguments));
   }
   const text = allowed.join('\n');
   const digits = text.replace(/\D/g, '');
