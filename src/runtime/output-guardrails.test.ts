@@ -69,7 +69,7 @@ describe('output guardrails', () => {
     ];
     expect(unbackedClaim('That charge was already refunded on 2025-03-02 (refund re_1).', log)).toBeNull();
     expect(unbackedClaim('I have refunded the charge.', log)).toMatchObject({ guardrail: 'unbacked_claim' });
-    expect(unbackedClaim('Your booking was already cancelled last week.', log)).toMatchObject({ guardrail: 'unbacked_claim' });
+    expect(unbackedClaim('Your booking has been cancelled previously.', log)).toMatchObject({ guardrail: 'unbacked_claim' });
   });
 
   it('follows the customer from a look-up by e-mail to the id it answered with', () => {
