@@ -84,3 +84,46 @@ describe.each(['billing', 'airline', 'retail'] as const)('always-transfer and ne
     expect(never.summary.handoff.missed + never.summary.handoff.true_negative).toBe(items.length);
   }, 300_000);
 });
+
+describe('the llm agent: the harness with an OpenAI-compatible model (the scripted server over HTTP)', () => {
+  it('runs a billing episode end to end: tool calls go to the domain, the reply to the customer', async () => {
+    const { startScriptedOpenAiServer } = await import('../src/testing/scripted-openai-server.js');
+    const { createOpenAiPolicy } = await import('../src/llm/openai-policy.js');
+    const billing = await loadDomain('billing');
+    const task = billing.tasks.find((t) => !t.handoff.expected && t.actions?.[0]?.name === 'find_customer_by_email');
+    const email = task?.actions?.[0]?.arguments['email'];
+    if (!task || typeof email !== 'string') throw new Error('a billing task that starts with a look-up by e-mail');
+    const server = await startScriptedOpenAiServer({
+      script: [
+        { type: 'reply', content: 'Happy to help. What is the e-mail address on your account?' },
+        { type: 'reply', toolCalls: [{ name: 'find_customer_by_email', arguments: { email } }] },
+        { type: 'reply', content: 'Thank you, I found your account. I will send you a code next.' },
+      ],
+    });
+    try {
+      const policy = createOpenAiPolicy({ baseURL: server.url, model: 'scripted', maxRetries: 0 });
+      const variants = generateVariants([billing], { seed: HANDOFF_VARIANT_SEED });
+      const { results } = await runSet({
+        domain: billing,
+        items: [{ task, variant: null }],
+        seed: 3,
+        agent: () => episodeAgent('llm', policy),
+        user: (item, seed) => createScriptedUser(taskScript(billing, item.task, variants), { style: 'neutral', seed }),
+      });
+      const [result] = results;
+      const tool = result?.trajectory.messages.find((m) => m.role === 'tool');
+      expect(tool).toMatchObject({ role: 'tool', error: false, executed: true });
+      expect(result?.trajectory.messages.some((m) => m.role === 'assistant' && m.content?.includes('I found your account'))).toBe(true);
+      // The model saw the domain's policy and tools, and the tool's output came back to it.
+      const bodies = server.requests.map(
+        (r) => r.body as { messages: { role: string; content: string | null }[]; tools?: { function: { name: string } }[] },
+      );
+      expect(bodies[0]?.messages[0]?.content).toContain('Kestrel Home');
+      expect(bodies[0]?.tools?.map((t) => t.function.name)).toContain('refund_charge');
+      expect(bodies[2]?.messages.some((m) => m.role === 'tool')).toBe(true);
+      expect(result?.agent).toBe('llm');
+    } finally {
+      await server.close();
+    }
+  });
+});
