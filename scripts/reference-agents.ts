@@ -38,7 +38,8 @@ for (const domain of domains) {
         items: set.items,
         seed: 1,
         agent: (item) => episodeAgent(agent, referenceAgent(agent, domain, { task: item.task })),
-        user: (item, seed) => createScriptedUser(item.variant?.script ?? taskScript(domain, item.task, variants), { style: 'neutral', seed }),
+        user: (item, seed) =>
+          createScriptedUser(item.variant?.script ?? taskScript(domain, item.task, variants), { style: 'neutral', seed }),
       });
       const h = summary.handoff;
       const handedOff = h.true_positive + h.wrong_target + h.over_escalation;
