@@ -188,7 +188,7 @@ export const REQUEST_FRAMES: readonly RequestFrame[] = [
   ),
   frame(
     'possible_for_person',
-    `\\b(?:possible|able|a (?:chance|way)|any (?:chance|way)|okay|ok|alright)\\s+for\\s+(?:${NP_PERSON}${FROM}|${WEAK}${WHERE_THEY_SIT}|${WEAK_QUALIFIED})\\s+to\\s+(?:(?:please|just|quickly)\\s+)?(?:take a look|look|help|handle|deal|review|check|sort|step in|take over|call|phone|contact|talk|speak|get back)\\b`,
+    `\\b(?:possible|able|a (?:chance|way)|any (?:chance|way)|okay|ok|alright)\\s+for\\s+(?:${NP_PERSON}${FROM}|${WEAK}${WHERE_THEY_SIT}|${WEAK_QUALIFIED})\\s+to\\s+(?:(?:please|just|quickly)\\s+)?(?:take (?:a )?look|look|help|handle|deal|review|check|sort|step in|take over|call|phone|contact|talk|speak|get back)\\b`,
     false,
   ),
   frame(

@@ -63,7 +63,7 @@ export const POLICY_TOPIC_PATTERNS: readonly TopicPattern[] = [
     topic: 'legal',
     negatable: true,
     re: re(
-      "\\b(?<!\\b(?:is|was|were|are|'s|as|be|being|became|become|like)\\s+(?:a|an|the)\\s+)(?:lawyers?|attorneys?|solicitors?|barristers?)\\b(?!\\s+(?:friend|by (?:profession|trade))\\b)|\\b(?:legal counsel|my counsel|legal\\s+(?:action|team|counsel|department|advice|proceedings|route|steps|representation|recourse|matter|claim|case|remedy|remedies)|law\\s?suits?|litigation|litigate|class[\\s-]action|small[\\s-]claims|cease and desist|breach of contract|court (?:case|order|action|claim|proceedings|date|summons)|(?:in|to|into) court|suing|sued|sue(?=\\s+(?:you|u|your|y'all|this|the|them|him|her|everyone|everybody|for|over|if|unless)\\b)|(?:will|'ll|gonna|going to|to|could|can|should|might|would|'d)\\s+sue\\b)",
+      "\\b(?<!\\b(?:is|was|were|are|'s|as|be|being|became|become|like)\\s+(?:(?:a|an|the)\\s+)?)(?:lawyers?|attorneys?|solicitors?|barristers?)\\b(?!\\s+(?:friend|by (?:profession|trade))\\b)|\\b(?:legal counsel|my counsel|legal\\s+(?:action|team|counsel|department|advice|proceedings|route|steps|representation|recourse|matter|claim|case|remedy|remedies)|law\\s?suits?|litigation|litigate|class[\\s-]action|small[\\s-]claims|cease and desist|breach of contract|court (?:case|order|action|claim|proceedings|date|summons)|(?:in|to|into) court|suing|sued|sue(?=\\s+(?:you|u|your|y'all|this|the|them|him|her|everyone|everybody|for|over|if|unless)\\b)|(?:will|'ll|gonna|going to|to|could|can|should|might|would|'d)\\s+sue\\b)",
     ),
   },
   {

@@ -25,7 +25,7 @@ import { createAgentRunner, TRANSFER_NOTICE } from '../runtime/agent-runner.js';
 import { createGateway } from '../runtime/gateway.js';
 import { HANDOFF_TOOL } from '../runtime/handoff-tool.js';
 import { harnessDecider } from '../runtime/harness-decider.js';
-import { defineTool, type Tool } from '../runtime/tool.js';
+import { defineTool, type Tool, type ToolContext } from '../runtime/tool.js';
 import { MemoryStore } from '../store/memory-store.js';
 import type { Store } from '../store/store.js';
 import type { CustomerView, UserSimulator } from './user.js';
@@ -101,6 +101,8 @@ export interface EpisodeResult {
   /** The context packet built for the person who takes over. */
   packet: Record<string, unknown> | null;
   conversationId: string;
+  /** Why the simulated customer failed, when the episode ended with `user_error`. */
+  userError: string | null;
 }
 
 /** Tools of the domain as the harness offers them, failing while an injected outage lasts. */
@@ -109,7 +111,7 @@ function harnessTools(
   episode: ReturnType<Domain['newEpisode']>,
   agent: EpisodeAgent,
   outageActive: () => boolean,
-  executed: { name: string; args: string; injected: boolean }[],
+  executed: Map<string, { injected: boolean }>,
 ): Tool[] {
   return domain.tools
     .filter((tool) => tool.name !== domain.transferTool && tool.name !== HANDOFF_TOOL)
@@ -120,9 +122,9 @@ function harnessTools(
         kind: tool.kind === 'write' ? 'write' : 'read',
         schema: tool.schema,
         needsConfirmation: agent.confirmWrites && tool.kind === 'write' && tool.needsConfirmation !== false,
-        execute: (args: Record<string, unknown>) => {
-          const record = { name: tool.name, args: JSON.stringify(args), injected: false };
-          executed.push(record);
+        execute: (args: Record<string, unknown>, context: ToolContext) => {
+          const record = { injected: false };
+          executed.set(context.callId, record);
           if (outageActive()) {
             record.injected = true;
             throw new Error(`${tool.name} is unavailable: the service did not respond. Try again later.`);
@@ -154,14 +156,21 @@ const parseArgs = (text: string): Record<string, unknown> => {
 function appendTurn(
   messages: TrajectoryMessage[],
   result: TurnResult,
-  executed: { name: string; args: string; injected: boolean }[],
+  executed: ReadonlyMap<string, { injected: boolean }>,
   turn: number,
   applied: boolean,
 ): void {
   const outcomes = new Map(result.steps.flatMap((s) => (s.type === 'tool' ? [[s.call.id, s.outcome] as const] : [])));
+  const modelSteps = result.steps.filter((s) => s.type === 'model' && s.toolCalls.length > 0);
+  // The hand-off that happened is in the step that ended the turn; an invalid one earlier was refused.
+  const last = modelSteps.at(-1);
+  const applied_call =
+    result.type === 'handoff' && result.decidedBy === 'model' && last?.type === 'model'
+      ? last.toolCalls.find((c) => isHandoffCall(c.name))
+      : undefined;
   let handoffCallId: string | null = null;
-  for (const step of result.steps) {
-    if (step.type !== 'model' || step.toolCalls.length === 0) continue;
+  for (const step of modelSteps) {
+    if (step.type !== 'model') continue;
     messages.push({
       role: 'assistant',
       content: step.content,
@@ -175,9 +184,8 @@ function appendTurn(
     for (const call of step.toolCalls) {
       const outcome = outcomes.get(call.id);
       if (outcome) {
-        const ran = executed.findIndex((e) => e.name === call.name);
-        const record = ran >= 0 ? executed.splice(ran, 1)[0] : undefined;
-        const reached = (outcome.status === 'succeeded' || outcome.status === 'failed') && record !== undefined && !record.injected;
+        const ran = executed.get(call.id);
+        const reached = (outcome.status === 'succeeded' || outcome.status === 'failed') && ran !== undefined && !ran.injected;
         messages.push({
           role: 'tool',
           id: call.id,
@@ -186,7 +194,7 @@ function appendTurn(
           requestor: 'assistant',
           executed: reached,
         });
-      } else if (result.type === 'handoff' && result.decidedBy === 'model' && handoffCallId === null && isHandoffCall(call.name)) {
+      } else if (call === applied_call) {
         handoffCallId = call.id;
         messages.push({
           role: 'tool',
@@ -195,8 +203,20 @@ function appendTurn(
           error: !applied,
           requestor: 'assistant',
         });
+      } else if (isHandoffCall(call.name)) {
+        messages.push({
+          role: 'tool',
+          id: call.id,
+          content: 'Error: invalid hand-off',
+          error: true,
+          requestor: 'assistant',
+          executed: false,
+        });
       } else {
-        messages.push({ role: 'tool', id: call.id, content: 'Error: not executed', error: true, requestor: 'assistant', executed: false });
+        // Proposed with the hand-off, which ends the turn: never run, and no fault of the tool.
+        const withHandoff = applied_call !== undefined && step === last;
+        const content = withHandoff ? 'Not executed: the hand-off ended the turn' : 'Error: not executed';
+        messages.push({ role: 'tool', id: call.id, content, error: !withHandoff, requestor: 'assistant', executed: false });
       }
     }
   }
@@ -206,9 +226,10 @@ function appendTurn(
     // The decider or the harness's own limits handed off: recorded as the hand-off action it is.
     const id = `handoff_turn_${turn}`;
     const args = { target: result.target.id, reason: result.reason, summary: result.summary };
+    // The text is what the customer was shown with it: the harness's message, or the transfer notice.
     messages.push({
       role: 'assistant',
-      content: result.message,
+      content: result.message ?? (applied ? TRANSFER_NOTICE : null),
       toolCalls: [{ id, name: HANDOFF_TOOL, arguments: args, requestor: 'assistant' }],
     });
     messages.push({
@@ -262,7 +283,7 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeRes
   const episode = domain.newEpisode();
   let customerTurn = 0;
   const outageFrom = variant?.outage?.fromTurn ?? null;
-  const executed: { name: string; args: string; injected: boolean }[] = [];
+  const executed = new Map<string, { injected: boolean }>();
   const tools = harnessTools(domain, episode, agent, () => outageFrom !== null && customerTurn >= outageFrom, executed);
   const queues = domain.queues.map((q) => q.id as QueueId);
   const config: AgentConfig = {
@@ -300,10 +321,20 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeRes
   let termination: TerminationReason = 'max_steps';
   let handoff: EpisodeResult['handoff'] = null;
   let packet: Record<string, unknown> | null = null;
+  let userError: string | null = null;
 
-  while (customerTurn < maxCustomerTurns) {
+  // After a hand-off the customer gets one more turn to leave, whatever the limits.
+  while (customerTurn < maxCustomerTurns || transferred) {
     customerTurn += 1;
-    const said = await user.next({ messages: [...view], turn: customerTurn, transferred });
+    let said: Awaited<ReturnType<UserSimulator['next']>>;
+    try {
+      said = await user.next({ messages: [...view], turn: customerTurn, transferred });
+    } catch (error) {
+      // The simulated customer failed (an LLM user's endpoint, say): the episode ends as tau2-bench's user_error.
+      userError = error instanceof Error ? error.message : String(error);
+      termination = 'user_error';
+      break;
+    }
     messages.push({ role: 'user', content: said.text, toolCalls: [] });
     view.push({ from: 'customer', text: said.text });
     if (said.stop) {
@@ -319,15 +350,15 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeRes
     const outcome = await runner.handleCustomerMessage(conversation.id, { text: said.text, idempotencyKey: `turn-${customerTurn}` });
     const result = lastTurn as TurnResult | null;
     if (result) appendTurn(messages, result, executed, customerTurn, outcome.type === 'handoff' && outcome.applied);
-    executed.length = 0;
+    executed.clear();
     if (outcome.type === 'reply') view.push({ from: 'agent', text: outcome.text });
     else if (outcome.type === 'handoff') {
       transferred = outcome.applied;
       packet = outcome.packet;
       const decidedBy = result?.type === 'handoff' ? result.decidedBy : 'harness';
       handoff = { turn: customerTurn, reason: outcome.reason, target: outcome.target, decidedBy, evidence: outcome.evidence };
-      const notice = result?.type === 'handoff' ? (result.message ?? TRANSFER_NOTICE) : TRANSFER_NOTICE;
-      view.push({ from: 'system', text: notice });
+      if (outcome.applied)
+        view.push({ from: 'system', text: result?.type === 'handoff' ? (result.message ?? TRANSFER_NOTICE) : TRANSFER_NOTICE });
     } else if (outcome.type === 'needs_approval') {
       // No person approves in the lab: the request is declined, and the agent goes on.
       const resumed = await runner.resume(conversation.id, { approved: false });
@@ -337,7 +368,7 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeRes
       break;
     }
     const errors = messages.filter((m) => m.role === 'tool' && m.error).length;
-    if (errors >= maxErrors) {
+    if (errors >= maxErrors && !transferred) {
       termination = 'too_many_errors';
       break;
     }
@@ -359,5 +390,6 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeRes
     handoff,
     packet,
     conversationId: conversation.id,
+    userError,
   };
 }

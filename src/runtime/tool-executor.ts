@@ -132,6 +132,7 @@ async function run(tool: Tool, call: ToolCall, args: Record<string, unknown>, op
       Promise.resolve(
         tool.execute(args, {
           conversationId: options.conversationId,
+          callId: call.id,
           idempotencyKey: tool.kind === 'write' ? `${options.conversationId}:${call.id}` : null,
           signal: controller.signal,
         }),

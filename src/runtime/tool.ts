@@ -4,6 +4,8 @@ import type { ToolSpec } from '../core/index.js';
 /** What a tool's execution can see besides its arguments. */
 export interface ToolContext {
   conversationId: string;
+  /** The model's id of this call (for records that pair a call with what it did). */
+  callId: string;
   /** Set for writes: the same call retried carries the same key, so it takes effect once. */
   idempotencyKey: string | null;
   /** Aborted when the call's time limit passes. */

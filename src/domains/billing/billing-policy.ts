@@ -82,6 +82,16 @@ for something you could otherwise do — the team takes over the whole conversat
 - **A person**: if the customer asks to speak to a human, hand off to \`queue_billing\` with reason
   \`customer_request\` right away, whatever you were doing. Do not try to keep them.
 
+## Requests you cannot serve
+
+- If the customer needs something none of your tools covers and this policy does not mention (technical
+  support, a house move, a new device, anything outside billing), say so in one sentence and hand off to
+  \`queue_billing\` with reason \`no_capability\`. Do not guess or improvise a procedure.
+- If your tools keep failing (the service does not respond twice in a row), so that you cannot serve an
+  in-scope request, tell the customer and hand off to \`queue_billing\` with reason \`tool_failures\`.
+- A request the policy forbids (a refund of a genuine charge, a credit, a discount) is not one you cannot
+  serve: refuse it with the policy's reason and do not hand off for it.
+
 ## Handing off
 
 - Call \`handoff\` with \`target\` (a queue), \`reason\` and a \`summary\` for the person who takes over:
@@ -91,7 +101,7 @@ for something you could otherwise do — the team takes over the whole conversat
 
 | queue | handles |
 | --- | --- |
-| \`queue_billing\` | refunds above ${LIMIT}, customers who ask for a person (about a disputed charge or anything else) |
+| \`queue_billing\` | refunds above ${LIMIT}, customers who ask for a person (about a disputed charge or anything else), requests outside billing, tool outages |
 | \`queue_complaints\` | formal complaints |
 | \`queue_bereavement\` | accounts of customers who have died |
 | \`queue_legal\` | legal threats and legal action |

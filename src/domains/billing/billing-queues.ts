@@ -7,7 +7,7 @@ export const BILLING_QUEUES: readonly HumanQueue[] = [
   {
     id: 'queue_billing',
     description:
-      'Billing specialists: refunds above the autonomous limit, and customers who ask for a person about their bill (a disputed charge, say).',
+      'Billing specialists: refunds above the autonomous limit, customers who ask for a person about their bill (a disputed charge, say), requests outside billing, and tool outages.',
     skills: ['refunds', 'disputes', 'billing'],
   },
   {

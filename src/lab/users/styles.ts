@@ -569,8 +569,9 @@ const LOOSE_TERMS: readonly Substitution[] = [
   [/\buser id\b/gi, ['user ID thing', 'login name']],
   [/\bpayment method\b/gi, ['way I pay', 'card or whatever I pay with']],
 ];
+// Not the head of a compound ("account holder", "order number"): a hedge there splits a phrase in two.
 const HEDGED_TERMS =
-  /\b(plan|account|refund|charge|renewal|order|invoice|bill|booking|flight|cabin|baggage|insurance|membership|upgrade|downgrade|exchange|return|gift card|credit card)\b/i;
+  /\b(plan|account|refund|charge|renewal|order|invoice|bill|booking|flight|cabin|baggage|insurance|membership|upgrade|downgrade|exchange|return|gift card|credit card)\b(?!\s+(?:holder|number|id|history|details|owner|name)\b)/i;
 
 const lowTech: StyleRules = {
   greeting: [
