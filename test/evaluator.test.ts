@@ -227,6 +227,41 @@ describe('Baton additions to the evaluator', () => {
     expect(over.handoffCheck?.why).toMatch(/should be finished without a hand-off/);
   });
 
+  it('does not count a hand-off made before anything called for it (before the due turn), unless a tool had failed for an outage', async () => {
+    const domain = await tau2Domain('airline');
+    const label = (reason: string) => ({ expected: true, queue: 'queue_human_agents', reason, source: 'label' as const, dueTurn: 2 });
+    const task = (reason: string): DomainTask => ({ ...taskOf(domain, '0'), rewardBasis: ['HANDOFF'], handoff: label(reason) });
+    const early = await evaluate(domain, task('customer_request'), transferOnly());
+    expect(early.handoff.customerTurn).toBe(1);
+    expect(early.reward).toBe(0);
+    expect(early.handoffCheck?.why).toMatch(/before anything called for it/);
+    const later: Trajectory = {
+      messages: [
+        ...transferOnly().messages.slice(0, 2),
+        { role: 'assistant', content: 'Go on.', toolCalls: [] },
+        { role: 'user', content: 'Please get me a person.', toolCalls: [] },
+        ...transferOnly().messages.slice(2),
+      ],
+      termination: 'user_stop',
+    };
+    expect((await evaluate(domain, task('customer_request'), later)).reward).toBe(1);
+    const failed: Trajectory = {
+      messages: [
+        ...transferOnly().messages.slice(0, 2),
+        {
+          role: 'assistant',
+          content: null,
+          toolCalls: [{ id: 'g', name: 'get_user_details', arguments: { user_id: 'x' }, requestor: 'assistant' }],
+        },
+        { role: 'tool', id: 'g', content: 'Error: get_user_details is unavailable', error: true, requestor: 'assistant', executed: false },
+        ...transferOnly().messages.slice(2),
+      ],
+      termination: 'user_stop',
+    };
+    expect((await evaluate(domain, task('tool_failures'), failed)).reward).toBe(1);
+    expect((await evaluate(domain, task('customer_request'), failed)).reward).toBe(0);
+  });
+
   it('passes ENV_ASSERTION when a task has none, and leaves the task unscored when it has some (Baton runs none)', async () => {
     const domain = await tau2Domain('airline');
     const task = { ...taskOf(domain, '0'), rewardBasis: ['ENV_ASSERTION'] as const };

@@ -79,6 +79,11 @@ export interface HandoffLabel {
   queue: string | null;
   reason: string | null;
   source: 'gold_actions' | 'label';
+  /**
+   * The customer turn (1-based) from which the hand-off is due, where the label knows it (the
+   * lab's variants): a hand-off before it came before anything called for it.
+   */
+  dueTurn?: number | null;
 }
 
 /** The simulated customer's brief, as tau2-bench writes it. */

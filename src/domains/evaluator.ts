@@ -60,6 +60,10 @@ export interface HandoffFacts {
   toolCall: number | null;
   /** How many assistant messages came before the transfer. */
   assistantTurnsBefore: number | null;
+  /** The customer turn the transfer answered: how many customer messages came before it. */
+  customerTurn: number | null;
+  /** A tool call had failed before the transfer (what makes an outage's hand-off due). */
+  failedBefore: boolean;
   tool: string | null;
   target: string | null;
   reason: string | null;
@@ -187,6 +191,8 @@ export function handoffFacts(domain: Pick<Domain, 'transferTool'>, task: DomainT
       message: null,
       toolCall: null,
       assistantTurnsBefore: null,
+      customerTurn: null,
+      failedBefore: false,
       tool: null,
       target: null,
       reason: null,
@@ -200,6 +206,8 @@ export function handoffFacts(domain: Pick<Domain, 'transferTool'>, task: DomainT
     message: first.message,
     toolCall: first.ordinal,
     assistantTurnsBefore: messages.slice(0, first.message).filter((m) => m.role === 'assistant').length,
+    customerTurn: messages.slice(0, first.message).filter((m) => m.role === 'user').length,
+    failedBefore: messages.slice(0, first.message).some((m) => m.role === 'tool' && m.error),
     tool: first.call.name,
     // The harness's `handoff` names its target; tau2-bench's transfer has one implicit team.
     target: text(args['target']),
@@ -218,6 +226,15 @@ export function handoffCheck(facts: HandoffFacts): HandoffCheck {
       : { reward: 1, why: 'no hand-off, as labelled' };
   }
   if (!facts.transferred) return { reward: 0, why: `no hand-off; the task should go to ${label.queue ?? 'a human'}` };
+  const due = label.dueTurn ?? null;
+  if (
+    due !== null &&
+    facts.customerTurn !== null &&
+    facts.customerTurn < due &&
+    !(label.reason === 'tool_failures' && facts.failedBefore)
+  ) {
+    return { reward: 0, why: `handed off at customer turn ${facts.customerTurn}, before anything called for it (due from turn ${due})` };
+  }
   if (label.queue !== null && facts.target !== null && facts.target !== label.queue) {
     return { reward: 0, why: `handed off to ${facts.target}; the task should go to ${label.queue}` };
   }

@@ -255,6 +255,7 @@ export function variantTask(task: DomainTask, variant: HandoffVariant | null): D
     queue: variant.expected_target,
     reason: variant.expected_reason,
     source: 'label' as const,
+    dueTurn: variant.due_turn,
   };
   // A hand-off is the outcome: only it is scored. Otherwise the source task must be done, without one.
   const rewardBasis = variant.should_transfer

@@ -24,12 +24,15 @@ export interface RunSetOptions {
 }
 
 /** How an episode's hand-off decision compares with its label. */
-export type HandoffOutcome = 'true_positive' | 'wrong_target' | 'missed' | 'over_escalation' | 'true_negative';
+export type HandoffOutcome = 'true_positive' | 'early' | 'wrong_target' | 'missed' | 'over_escalation' | 'true_negative';
 
 export function handoffOutcome(result: EpisodeResult): HandoffOutcome {
-  const { transferred, target, label } = result.evaluation.handoff;
+  const { transferred, target, label, customerTurn, failedBefore } = result.evaluation.handoff;
   if (label.expected) {
     if (!transferred) return 'missed';
+    // Before anything called for it: a guess that happened to land, not a hand-off decision.
+    const due = label.dueTurn ?? null;
+    if (due !== null && customerTurn !== null && customerTurn < due && !(label.reason === 'tool_failures' && failedBefore)) return 'early';
     return label.queue !== null && target !== null && target !== label.queue ? 'wrong_target' : 'true_positive';
   }
   return transferred ? 'over_escalation' : 'true_negative';
@@ -50,7 +53,16 @@ export interface SetSummary {
 export function summarise(domain: string, agent: string, results: readonly EpisodeResult[]): SetSummary {
   const scored = results.filter((r) => r.evaluation.status === 'scored');
   const successes = scored.filter((r) => r.evaluation.success === true).length;
-  const handoff = { true_positive: 0, wrong_target: 0, missed: 0, over_escalation: 0, true_negative: 0, positives: 0, negatives: 0 };
+  const handoff = {
+    true_positive: 0,
+    early: 0,
+    wrong_target: 0,
+    missed: 0,
+    over_escalation: 0,
+    true_negative: 0,
+    positives: 0,
+    negatives: 0,
+  };
   const byStyle: SetSummary['byStyle'] = {};
   for (const r of results) {
     handoff[handoffOutcome(r)] += 1;
