@@ -2,6 +2,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { z } from 'zod';
 import { AgentIdSchema } from '../core/index.js';
 import { DOMAIN_NAMES, type DomainName } from '../domains/domain.js';
+import type { EvalCommandOptions } from './eval-command.js';
 import type { StoreConfig } from '../store/open-store.js';
 
 const VERSION = '0.1.0';
@@ -214,6 +215,33 @@ program
     for (const task of selected) {
       if (!process.stdout.write(`${JSON.stringify(replayTask(domain, task))}\n`)) await once(process.stdout, 'drain');
     }
+  });
+
+program
+  .command('eval')
+  .description('put an agent in front of simulated customers and measure it (every episode through the gateway and the harness)')
+  .addOption(domainOption())
+  .addOption(new Option('--tasks <set>', 'hand-off variants, or the main tasks').choices(['handoff', 'main']).default('handoff'))
+  .addOption(
+    new Option('--split <split>', 'which split (dev is a fifth of train, for decisions)').choices(['train', 'dev', 'test']).default('dev'),
+  )
+  .addOption(
+    new Option('--agent <agent>', 'the agent').choices(['rule', 'llm', 'oracle', 'always-transfer', 'never-transfer']).default('rule'),
+  )
+  .addOption(new Option('--user <user>', 'the simulated customer').choices(['scripted', 'llm']).default('scripted'))
+  .option('--styles <list>', 'all, or a comma-separated list of neutral,terse,verbose,impatient,non_native,low_tech_literacy', 'all')
+  .option('--trials <n>', 'trials per task and style', positive, 1)
+  .option('--concurrency <n>', 'episodes at once', positive, 4)
+  .option('--seed <n>', 'the run seed', seedOption, 1)
+  .addOption(new Option('--store <kind>', 'where conversations are kept').choices(['memory', 'sqlite', 'postgres']).default('memory'))
+  .option('--pg-url <url>', 'PostgreSQL connection string (with --store postgres; or BATON_PG_URL)')
+  .requiredOption('--out <dir>', 'the run folder (run.json, trajectories.jsonl, metrics.json); the same folder resumes a run')
+  .option(tau2DirOption, tau2DirHelp)
+  .option('--force', 'run on the test split again although this agent configuration already did')
+  .option('--json', 'print the metrics object on stdout')
+  .action(async (opts: EvalCommandOptions) => {
+    const { runEvalCommand } = await import('./eval-command.js');
+    await runEvalCommand(opts);
   });
 
 const bench = program.command('bench').description('benchmarks (JSON on stdout with --json, progress on stderr)');

@@ -1,0 +1,32 @@
+/**
+ * Progress of a run: a bar on a terminal, plain lines when piped (one every few seconds and at the
+ * end), both on stderr so that `--json` output on stdout stays clean.
+ */
+import cliProgress from 'cli-progress';
+import type { EvalProgress } from './run-eval.js';
+
+export function evalProgress(stream: NodeJS.WriteStream = process.stderr, label = 'episodes'): EvalProgress {
+  if (stream.isTTY) {
+    const bar = new cliProgress.SingleBar(
+      { format: `${label} [{bar}] {value}/{total} · {percentage}% · eta {eta_formatted} · {last}`, stream, hideCursor: true },
+      cliProgress.Presets.shades_classic,
+    );
+    return {
+      start: (total, done) => bar.start(total, done, { last: '' }),
+      episode: (record, done) => bar.update(done, { last: `${record.key} ${record.evaluation.success === true ? 'ok' : 'fail'}` }),
+      stop: () => bar.stop(),
+    };
+  }
+  let lastLine = 0;
+  return {
+    start: (total, done) => stream.write(`${label}: ${total} to run${done > 0 ? `, ${done} already done (resumed)` : ''}\n`),
+    episode: (_record, done, total) => {
+      const now = Date.now();
+      if (done === total || now - lastLine >= 5000) {
+        lastLine = now;
+        stream.write(`${label}: ${done}/${total}\n`);
+      }
+    },
+    stop: () => undefined,
+  };
+}

@@ -1,0 +1,319 @@
+/**
+ * `baton eval`: an agent in front of simulated customers, every episode a real conversation
+ * through the gateway and the harness. Episodes run concurrently; each finished one is appended to
+ * `trajectories.jsonl` at once, so a run that is interrupted and started again with the same
+ * output folder continues where it stopped. A run on the test split is entered in a ledger, and
+ * the same agent configuration is refused a second test run unless forced.
+ */
+import { createHash } from 'node:crypto';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { DomainName, Domain, DomainTask } from '../../domains/domain.js';
+import { loadDomain } from '../../domains/load-domain.js';
+import { createOpenAiPolicy } from '../../llm/openai-policy.js';
+import { openStore, type StoreConfig } from '../../store/open-store.js';
+import type { Store } from '../../store/store.js';
+import { referenceAgent, type AgentName } from '../agents/index.js';
+import { toRecord, recordKey, type EpisodeRecord } from '../records.js';
+import { episodeAgent, runEpisode, type EpisodeAgent } from '../run-episode.js';
+import { taskScript } from '../task-scripts.js';
+import type { Style, UserSimulator } from '../user.js';
+import { createLlmUser, loadUserGuidelines } from '../users/llm-user.js';
+import { renderUserScenario } from '../users/script-text.js';
+import { createScriptedUser } from '../users/scripted-user.js';
+import { generateVariants, HANDOFF_VARIANT_SEED, sourceSplits } from '../variants/index.js';
+import type { HandoffVariant, VariantSplit } from '../variant.js';
+
+export interface ModelEndpoint {
+  baseURL: string;
+  model: string;
+  apiKey?: string;
+}
+
+export interface EvalConfig {
+  domain: DomainName;
+  tasks: 'handoff' | 'main';
+  split: VariantSplit;
+  agent: AgentName;
+  user: 'scripted' | 'llm';
+  styles: readonly Style[];
+  trials: number;
+  concurrency: number;
+  seed: number;
+  store: StoreConfig;
+  out: string;
+  force: boolean;
+  tau2Dir?: string;
+  /** The `llm` agent's endpoint (`BATON_LLM_BASE_URL`, `BATON_LLM_MODEL`, `BATON_LLM_API_KEY`). */
+  agentModel?: ModelEndpoint;
+  /** The LLM customer's endpoint (`BATON_USER_BASE_URL`, … or the agent's). */
+  userModel?: ModelEndpoint;
+}
+
+/** A configuration that cannot run, said before anything runs. */
+export class EvalConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EvalConfigError';
+  }
+}
+
+export interface EvalProgress {
+  start(total: number, done: number): void;
+  episode(record: EpisodeRecord, done: number, total: number): void;
+  stop(): void;
+}
+
+/** One episode to run: a task (or variant), a style, a trial. */
+interface Planned {
+  key: string;
+  task: DomainTask;
+  variant: HandoffVariant | null;
+  split: VariantSplit;
+  style: Style;
+  trial: number;
+  seed: number;
+}
+
+/** A stable 31-bit seed per episode from the run's seed and the episode's key. */
+function episodeSeed(seed: number, key: string): number {
+  return createHash('sha256').update(`${seed}:${key}`).digest().readUInt32BE(0) >>> 1;
+}
+
+/** What the episodes of a run are, in a fixed order. */
+export function planEpisodes(
+  domain: Domain,
+  variants: readonly HandoffVariant[],
+  config: Pick<EvalConfig, 'tasks' | 'split' | 'styles' | 'trials' | 'seed'>,
+): Planned[] {
+  const splits = sourceSplits(domain, HANDOFF_VARIANT_SEED);
+  const items: { task: DomainTask; variant: HandoffVariant | null }[] =
+    config.tasks === 'handoff'
+      ? variants
+          .filter((v) => v.domain === domain.name && v.split === config.split)
+          .map((variant) => {
+            const task = domain.tasks.find((t) => t.id === variant.source);
+            if (!task) throw new Error(`variant ${variant.id}: no source task ${variant.source}`);
+            return { task, variant };
+          })
+      : domain.tasks.filter((t) => splits.get(t.id) === config.split).map((task) => ({ task, variant: null }));
+  const planned: Planned[] = [];
+  for (const { task, variant } of items) {
+    for (const style of config.styles) {
+      for (let trial = 0; trial < config.trials; trial++) {
+        const key = recordKey(domain.name, task.id, variant, style, trial);
+        planned.push({ key, task, variant, split: config.split, style, trial, seed: episodeSeed(config.seed, key) });
+      }
+    }
+  }
+  return planned;
+}
+
+/** The configuration as run.json states it (and a resumed run must match). */
+function describe(config: EvalConfig, domain: Domain, variantsChecksum: string | null) {
+  return {
+    domain: config.domain,
+    task_version: domain.version,
+    source: domain.source,
+    tasks: config.tasks,
+    split: config.split,
+    agent: config.agent,
+    agent_model: config.agent === 'llm' ? (config.agentModel?.model ?? null) : null,
+    user: config.user,
+    user_model: config.user === 'llm' ? (config.userModel?.model ?? null) : null,
+    styles: [...config.styles],
+    trials: config.trials,
+    seed: config.seed,
+    variant_seed: HANDOFF_VARIANT_SEED,
+    variants_checksum: variantsChecksum,
+  };
+}
+
+/** The identity of an agent configuration for the test ledger: who is being measured, on what. */
+const ledgerIdentity = (run: ReturnType<typeof describe>) =>
+  JSON.stringify({ domain: run.domain, tasks: run.tasks, agent: run.agent, agent_model: run.agent_model, task_version: run.task_version });
+
+function readLines(path: string): EpisodeRecord[] {
+  if (!existsSync(path)) return [];
+  const records: EpisodeRecord[] = [];
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    if (line.trim() === '') continue;
+    try {
+      records.push(JSON.parse(line) as EpisodeRecord);
+    } catch {
+      // A line cut short when the run was killed: that episode runs again.
+    }
+  }
+  return records;
+}
+
+function gitSha(): string | null {
+  try {
+    const head = readFileSync(resolve('.git', 'HEAD'), 'utf8').trim();
+    if (!head.startsWith('ref: ')) return head;
+    const ref = resolve('.git', head.slice(5));
+    return existsSync(ref) ? readFileSync(ref, 'utf8').trim() : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Checks what can be checked before anything runs. */
+export function validateEvalConfig(config: EvalConfig): void {
+  if (config.agent === 'llm' && !config.agentModel) {
+    throw new EvalConfigError(
+      '--agent llm needs a model endpoint: set BATON_LLM_BASE_URL (e.g. http://localhost:8000/v1) and BATON_LLM_MODEL.',
+    );
+  }
+  if (config.user === 'llm' && !config.userModel) {
+    throw new EvalConfigError(
+      '--user llm needs a model endpoint: set BATON_USER_BASE_URL and BATON_USER_MODEL (or BATON_LLM_BASE_URL and BATON_LLM_MODEL).',
+    );
+  }
+  if (config.styles.length === 0) throw new EvalConfigError('--styles: name at least one style.');
+}
+
+export interface EvalResult {
+  runDir: string;
+  run: Record<string, unknown>;
+  records: EpisodeRecord[];
+  ran: number;
+  resumed: number;
+}
+
+/** Runs (or resumes) an evaluation and returns every record of the run. */
+export async function runEval(config: EvalConfig, progress?: EvalProgress): Promise<EvalResult> {
+  validateEvalConfig(config);
+  const domain = await loadDomain(config.domain, config.tau2Dir ? { tau2Dir: config.tau2Dir } : {});
+  const variants = generateVariants([domain], { seed: HANDOFF_VARIANT_SEED });
+  const checksum = createHash('sha256').update(JSON.stringify(variants)).digest('hex');
+  const runConfig = describe(config, domain, checksum);
+  const runDir = resolve(config.out);
+  mkdirSync(runDir, { recursive: true });
+
+  // A folder holds one run: resuming needs the same configuration.
+  const runFile = join(runDir, 'run.json');
+  if (existsSync(runFile)) {
+    const previous = (JSON.parse(readFileSync(runFile, 'utf8')) as { config?: unknown }).config;
+    if (JSON.stringify(previous) !== JSON.stringify(runConfig)) {
+      throw new EvalConfigError(`${runDir} holds a run with another configuration: use another --out, or remove it to start again.`);
+    }
+  }
+  const ledgerFile = resolve('.baton', 'test-ledger.jsonl');
+  if (config.split === 'test' && !config.force && !existsSync(runFile)) {
+    const identity = ledgerIdentity(runConfig);
+    const earlier = existsSync(ledgerFile)
+      ? readFileSync(ledgerFile, 'utf8')
+          .split('\n')
+          .filter((l) => l.trim() !== '')
+          .map((l) => JSON.parse(l) as { identity: string; out: string; at: string })
+          .find((e) => e.identity === identity)
+      : undefined;
+    if (earlier) {
+      throw new EvalConfigError(
+        `this agent configuration already ran on the test split (${earlier.out}, ${earlier.at}); test numbers are not tuned on. Use --split dev, or --force to run it again.`,
+      );
+    }
+  }
+
+  const run = {
+    version: 1,
+    config: runConfig,
+    git_sha: gitSha(),
+    package_version: readPackageVersion(),
+    node: process.version,
+    store: config.store.kind,
+    concurrency: config.concurrency,
+    started_at: new Date().toISOString(),
+  };
+  if (!existsSync(runFile)) writeFileSync(runFile, `${JSON.stringify(run, null, 2)}\n`);
+
+  const trajectoriesFile = join(runDir, 'trajectories.jsonl');
+  const existing = readLines(trajectoriesFile);
+  const done = new Set(existing.map((r) => r.key));
+  // Rewrite without a torn last line, so appends start on a line of their own.
+  writeFileSync(trajectoriesFile, existing.map((r) => `${JSON.stringify(r)}\n`).join(''));
+  const plan = planEpisodes(domain, variants, config);
+  const todo = plan.filter((p) => !done.has(p.key));
+  const records: EpisodeRecord[] = existing.filter((r) => plan.some((p) => p.key === r.key));
+  progress?.start(plan.length, plan.length - todo.length);
+
+  const guidelines = config.user === 'llm' ? await loadUserGuidelines(config.tau2Dir) : '';
+  const agentPolicy =
+    config.agent === 'llm' && config.agentModel
+      ? createOpenAiPolicy({
+          baseURL: config.agentModel.baseURL,
+          model: config.agentModel.model,
+          ...(config.agentModel.apiKey ? { apiKey: config.agentModel.apiKey } : {}),
+          concurrency: config.concurrency,
+        })
+      : null;
+  const agentFor = (task: DomainTask): EpisodeAgent =>
+    episodeAgent(config.agent, agentPolicy ?? referenceAgent(config.agent, domain, { task }));
+  const userFor = (p: Planned): UserSimulator => {
+    const script = p.variant?.script ?? taskScript(domain, p.task, variants);
+    if (config.user === 'scripted' || !config.userModel) return createScriptedUser(script, { style: p.style, seed: p.seed });
+    return createLlmUser({
+      baseURL: config.userModel.baseURL,
+      model: config.userModel.model,
+      ...(config.userModel.apiKey ? { apiKey: config.userModel.apiKey } : {}),
+      style: p.style,
+      guidelines,
+      // tau2-bench's scenario as its own user simulator reads it; the variant's twist comes as the instruction.
+      scenario: renderUserScenario(p.task.userScenario),
+      instruction: p.variant?.instruction ?? '',
+      concurrency: config.concurrency,
+    });
+  };
+
+  const shared: Store | null = config.store.kind === 'memory' ? null : await openStore(config.store);
+  let next = 0;
+  let finished = plan.length - todo.length;
+  const worker = async () => {
+    while (next < todo.length) {
+      const p = todo[next++] as Planned;
+      const store = shared ?? (await openStore({ kind: 'memory' }));
+      const started = performance.now();
+      const result = await runEpisode({
+        domain,
+        task: p.task,
+        variant: p.variant,
+        agent: agentFor(p.task),
+        user: userFor(p),
+        store,
+        seed: p.seed,
+      });
+      const record = {
+        ...toRecord(result, { variant: p.variant, split: p.split, user: config.user, trial: p.trial, seed: p.seed }),
+        wall_ms: Math.round(performance.now() - started),
+      };
+      appendFileSync(trajectoriesFile, `${JSON.stringify(record)}\n`);
+      records.push(record);
+      finished += 1;
+      progress?.episode(record, finished, plan.length);
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(config.concurrency, todo.length)) }, worker));
+  } finally {
+    await shared?.close();
+    progress?.stop();
+  }
+  if (config.split === 'test' && !existsSync(join(runDir, '.ledgered'))) {
+    mkdirSync(resolve('.baton'), { recursive: true });
+    appendFileSync(ledgerFile, `${JSON.stringify({ identity: ledgerIdentity(runConfig), out: runDir, at: new Date().toISOString() })}\n`);
+    writeFileSync(join(runDir, '.ledgered'), '');
+  }
+  // Records in plan order, whatever order the workers finished in.
+  const order = new Map(plan.map((p, i) => [p.key, i]));
+  records.sort((a, b) => (order.get(a.key) ?? 0) - (order.get(b.key) ?? 0));
+  return { runDir, run, records, ran: todo.length, resumed: plan.length - todo.length };
+}
+
+function readPackageVersion(): string | null {
+  try {
+    return (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,91 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const BIN = join(import.meta.dirname, '..', 'bin', 'baton.js');
+const env = (cwd: string) => ({ PATH: process.env['PATH'], HOME: cwd, BATON_TAU2_DIR: process.env['BATON_TAU2_DIR'] ?? '' });
+const baton = (args: string[], cwd: string) =>
+  spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', cwd, env: env(cwd), maxBuffer: 64 << 20 });
+const fresh = () => mkdtempSync(join(tmpdir(), 'baton-eval-'));
+const small = ['eval', '--domain', 'billing', '--split', 'dev', '--agent', 'rule', '--styles', 'neutral,impatient', '--trials', '2'];
+
+describe('baton eval', () => {
+  it('two scripted runs with one seed give byte-identical metrics and trajectories, whatever the concurrency', () => {
+    const cwd = fresh();
+    const a = baton([...small, '--seed', '7', '--concurrency', '1', '--out', join(cwd, 'a'), '--json'], cwd);
+    const b = baton([...small, '--seed', '7', '--concurrency', '6', '--out', join(cwd, 'b'), '--json'], cwd);
+    expect(a.status, a.stderr).toBe(0);
+    expect(b.status, b.stderr).toBe(0);
+    expect(a.stdout).toBe(b.stdout);
+    const metrics = JSON.parse(a.stdout) as { counts: { episodes: number }; metrics: { success: { value: number; ci: number[] } } };
+    expect(metrics.counts.episodes).toBeGreaterThan(20);
+    expect(metrics.metrics.success.ci).toHaveLength(2);
+    const lines = (dir: string) =>
+      readFileSync(join(cwd, dir, 'trajectories.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => {
+          const { wall_ms: _wall, ...rest } = JSON.parse(l) as Record<string, unknown>;
+          return JSON.stringify(rest);
+        })
+        .sort();
+    expect(lines('a')).toEqual(lines('b'));
+    const run = JSON.parse(readFileSync(join(cwd, 'a', 'run.json'), 'utf8')) as { config: Record<string, unknown> };
+    expect(run.config).toMatchObject({ domain: 'billing', agent: 'rule', split: 'dev', trials: 2, seed: 7, task_version: 'v1' });
+    expect(String(run.config['variants_checksum'])).toMatch(/^[0-9a-f]{64}$/);
+  }, 120_000);
+
+  it('continues an interrupted run where it stopped, running each episode once', async () => {
+    const cwd = fresh();
+    const out = join(cwd, 'run');
+    const args = [...small, '--styles', 'all', '--out', out, '--concurrency', '2'];
+    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: env(cwd), stdio: 'ignore' });
+    // Kill it once some episodes are on disk.
+    const file = join(out, 'trajectories.jsonl');
+    for (let i = 0; i < 600; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      if (existsSync(file) && readFileSync(file, 'utf8').split('\n').length > 10) break;
+    }
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+    const before = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '').length;
+    const resumed = baton([...args, '--json'], cwd);
+    expect(resumed.status, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toMatch(/already done \(resumed\)/);
+    const keys = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { key: string }).key);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(keys.length).toBe((JSON.parse(resumed.stdout) as { counts: { episodes: number } }).counts.episodes);
+    expect(before).toBeGreaterThan(0);
+    expect(before).toBeLessThan(keys.length);
+  }, 180_000);
+
+  it('refuses a second test-split run of the same agent configuration unless forced', () => {
+    const cwd = fresh();
+    const test = ['eval', '--domain', 'billing', '--tasks', 'main', '--split', 'test', '--agent', 'never-transfer', '--styles', 'neutral'];
+    expect(baton([...test, '--out', join(cwd, 'first')], cwd).status).toBe(0);
+    const again = baton([...test, '--out', join(cwd, 'second')], cwd);
+    expect(again.status).not.toBe(0);
+    expect(again.stderr).toMatch(/already ran on the test split/);
+    expect(existsSync(join(cwd, 'second', 'trajectories.jsonl'))).toBe(false);
+    expect(baton([...test, '--out', join(cwd, 'second'), '--force'], cwd).status).toBe(0);
+  }, 120_000);
+
+  it.each([
+    [['eval', '--domain', 'billing', '--agent', 'llm', '--out', 'x'], /BATON_LLM_BASE_URL/],
+    [['eval', '--domain', 'billing', '--styles', 'shouty', '--out', 'x'], /--styles: unknown shouty/],
+    [['eval', '--domain', 'billing'], /--out/],
+  ])('fails before anything runs on %j', (args, message) => {
+    const cwd = fresh();
+    const run = baton(args, cwd);
+    expect(run.status).not.toBe(0);
+    expect(run.stderr).toMatch(message);
+    expect(existsSync(join(cwd, 'x'))).toBe(false);
+  });
+});
