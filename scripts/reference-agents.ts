@@ -42,11 +42,11 @@ for (const domain of domains) {
           createScriptedUser(item.variant?.script ?? taskScript(domain, item.task, variants), { style: 'neutral', seed }),
       });
       const h = summary.handoff;
-      const handedOff = h.true_positive + h.wrong_target + h.over_escalation;
+      const handedOff = h.true_positive + h.early + h.wrong_target + h.over_escalation;
       const precision = pct(h.true_positive, handedOff);
       const recall = pct(h.true_positive, h.positives);
       rows.push(
-        `| ${domain.name} | ${set.name} | ${agent} | ${summary.episodes} | ${pct(summary.successes, summary.scored)} | ${h.positives}/${h.negatives} | ${precision} | ${recall} | ${pct(h.over_escalation, h.negatives)} | ${h.wrong_target} |`,
+        `| ${domain.name} | ${set.name} | ${agent} | ${summary.episodes} | ${pct(summary.successes, summary.scored)} | ${h.positives}/${h.negatives} | ${precision} | ${recall} | ${pct(h.over_escalation, h.negatives)} | ${h.early} | ${h.wrong_target} |`,
       );
       process.stderr.write(`${rows.at(-1)}\n`);
     }
@@ -54,8 +54,8 @@ for (const domain of domains) {
 }
 process.stdout.write(
   [
-    '| domain | set | agent | episodes | success | positives/negatives | hand-off precision | recall | over-escalation | wrong target |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| domain | set | agent | episodes | success | positives/negatives | hand-off precision | recall | over-escalation | early | wrong target |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...rows,
   ].join('\n') + '\n',
 );
