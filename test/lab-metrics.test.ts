@@ -170,6 +170,7 @@ function fakeDomain(name: DomainName, tools: [string, 'read' | 'write'][], tasks
     queues: [{ id: 'queue_human_agents', description: 'humans', skills: [] }],
     rules: [],
     deciderPolicy: {} as DeciderPolicy,
+    authentication: { mode: 'lookup' },
     initialDb: {},
     newEpisode: () => {
       throw new Error('not in these tests');

@@ -312,3 +312,25 @@ describe('inferToolKind', () => {
     expect(inferToolKind(name)).toBe(kind);
   });
 });
+
+describe('verification as the domain defines it', () => {
+  const lookupOnly: TranscriptItem[] = [
+    { role: 'customer', text: 'I was charged twice, my e-mail is ana@example.com' },
+    { role: 'tool', name: 'find_customer_by_email', arguments: { email: 'ana@example.com' }, ok: true, output: 'cus_1' },
+  ];
+  it('a look-up alone is no authentication where the domain checks a code', () => {
+    expect(buildContextPacket({ items: lookupOnly }).customer.verified).toBe(true);
+    const checked = buildContextPacket({ items: lookupOnly, authentication: { mode: 'check' } });
+    expect(checked.customer).toMatchObject({ id: 'cus_1', verified: false, verified_by: null });
+  });
+
+  it('a look-up the domain names as its authentication counts, whatever its name', () => {
+    const items: TranscriptItem[] = [
+      { role: 'customer', text: 'my user id is mia_li_3668' },
+      { role: 'tool', name: 'get_user_details', arguments: { user_id: 'mia_li_3668' }, ok: true, output: '{"user_id": "mia_li_3668"}' },
+    ];
+    expect(buildContextPacket({ items }).customer.verified).toBe(false);
+    const airline = buildContextPacket({ items, authentication: { mode: 'lookup', identityTools: ['get_user_details'] } });
+    expect(airline.customer).toMatchObject({ id: 'mia_li_3668', verified: true, verified_by: 'get_user_details' });
+  });
+});

@@ -90,6 +90,13 @@ export const ContextPacketInputSchema = z.object({
   writeTools: z.array(z.string()).optional(),
   /** Calls the harness refused or held (e.g. awaiting approval), which the tool log cannot show. */
   planned: z.array(z.object({ tool: z.string(), arguments: ArgumentsSchema.optional(), why: z.string() })).optional(),
+  /**
+   * How the domain authenticates (else inferred from tool names): `lookup` — a successful identity
+   * look-up is the authentication (tau2-bench airline and retail), with `identityTools` naming them
+   * where their names do not say so (`get_user_details`); `check` — only a verification tool that
+   * passed counts (billing's one-time code), so a look-up alone leaves the customer unverified.
+   */
+  authentication: z.object({ mode: z.enum(['lookup', 'check']), identityTools: z.array(z.string()).optional() }).optional(),
 });
 /** Input of {@link buildContextPacket}. */
 export type ContextPacketInput = z.infer<typeof ContextPacketInputSchema>;
@@ -182,7 +189,7 @@ export function buildContextPacket(input: ContextPacketInput): ContextPacket {
       ? null
       : { stated: oneLine(stated, 300), latest: latest !== undefined && latest !== stated ? oneLine(latest, 300) : null };
 
-  const customer = identifyCustomer(items);
+  const customer = identifyCustomer(items, input.authentication);
   const reason = input.decision?.reason ?? null;
   const open = openQuestions({ items, texts, customer, actions, reason });
   const summaryText = input.summary ?? handoffSummary;

@@ -100,7 +100,10 @@ function passed(item: ToolItem): boolean {
  * shows no verification at all (none tried, no code sent), a successful identity lookup counts:
  * that is how the tau2 airline and retail policies authenticate.
  */
-export function identifyCustomer(items: readonly TranscriptItem[]): CustomerIdentity {
+export function identifyCustomer(
+  items: readonly TranscriptItem[],
+  authentication?: { mode: 'lookup' | 'check'; identityTools?: readonly string[] | undefined },
+): CustomerIdentity {
   const ids: Array<{ id: string; strong: boolean }> = [];
   const emails: string[] = [];
   let verifiedBy: string | null = null;
@@ -110,7 +113,7 @@ export function identifyCustomer(items: readonly TranscriptItem[]): CustomerIden
   for (const item of items) {
     if (item.role !== 'tool') continue;
     const verification = isVerification(item.name);
-    const lookup = IDENTITY_LOOKUP.test(item.name);
+    const lookup = IDENTITY_LOOKUP.test(item.name) || (authentication?.identityTools ?? []).includes(item.name);
     if (verification && !passed(item)) failedVerification ??= item.name;
     if (startsVerification(item.name) && item.ok) startedBy ??= item.name;
     if (!item.ok) continue;
@@ -142,7 +145,8 @@ export function identifyCustomer(items: readonly TranscriptItem[]): CustomerIden
   const id = ids.find((x) => x.strong)?.id ?? ids[0]?.id ?? emails[0] ?? null;
   // A lookup stands in for verification only where the domain has none: not after a failed
   // check, and not after a code was sent that nobody checked yet.
-  const verified = verifiedBy !== null || (failedVerification === null && startedBy === null && lookedUpBy !== null);
+  const lookupCounts = authentication ? authentication.mode === 'lookup' : failedVerification === null && startedBy === null;
+  const verified = verifiedBy !== null || (lookupCounts && lookedUpBy !== null);
   return {
     id,
     ids: distinct,

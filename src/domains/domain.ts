@@ -124,6 +124,8 @@ export interface Domain<Db = unknown> {
   transferTool: string;
   queues: readonly HumanQueue[];
   rules: readonly DecisionRule[];
+  /** How the customer is authenticated, for the context packet: a look-up (tau2-bench) or a passed check (billing's code). */
+  authentication: { mode: 'lookup' | 'check'; identityTools?: readonly string[] };
   /** What the hand-off decider needs from the policy: the autonomous limit, the queue per reason and topic. */
   deciderPolicy: DeciderPolicy;
   /** The initial database, deeply frozen. */

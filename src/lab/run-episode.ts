@@ -6,6 +6,7 @@
  * scored by the evaluator.
  */
 import {
+  buildContextPacket,
   createIdGenerator,
   DEFAULT_OWNERSHIP_POLICY,
   seededRandom,
@@ -308,6 +309,11 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeRes
     agents: new Map([[LAB_AGENT, config]]),
     policyFor: () => agent.policy,
     decide: agent.handoff ? harnessDecider(deciderPolicy) : silentDecider,
+    buildPacket: (input) =>
+      buildContextPacket({
+        ...input,
+        authentication: { ...domain.authentication, identityTools: [...(domain.authentication.identityTools ?? [])] },
+      }),
     clock,
     observe: ({ result }) => {
       lastTurn = result;

@@ -89,6 +89,8 @@ export function loadBillingDomain(options: { seed?: number } = {}): Domain<Billi
     queues: BILLING_QUEUES,
     rules: BILLING_RULES,
     deciderPolicy: BILLING_DECIDER_POLICY,
+    // Finding the customer by e-mail is not authentication: only the one-time code is.
+    authentication: { mode: 'check' },
     initialDb,
     newEpisode: () => createEpisode(initialDb, BILLING_TOOLSET, hash),
     isWrite: (tool) => BILLING_TOOLSET.tools.get(tool)?.kind === 'write',

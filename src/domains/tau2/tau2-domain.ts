@@ -69,6 +69,11 @@ function buildDomain<Db extends object>(
     transferTool: TAU2_TRANSFER_TOOL,
     queues: [TAU2_QUEUE],
     rules: [],
+    // The policies authenticate by a look-up: airline by the user id (get_user_details), retail by e-mail or name and zip.
+    authentication: {
+      mode: 'lookup',
+      identityTools: name === 'airline' ? ['get_user_details'] : ['find_user_id_by_email', 'find_user_id_by_name_zip'],
+    },
     // One team takes every hand-off; tau2-bench's policies state no amount limit.
     deciderPolicy: DeciderPolicySchema.parse({
       defaultTarget: TAU2_QUEUE.id,
