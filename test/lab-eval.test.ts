@@ -89,3 +89,26 @@ describe('baton eval', () => {
     expect(existsSync(join(cwd, 'x'))).toBe(false);
   });
 });
+
+describe('baton lab (the default run)', () => {
+  it('runs the offline reference agents on billing dev in six styles and writes a run folder each, without network or key', () => {
+    const cwd = fresh();
+    const run = spawnSync(process.execPath, [BIN, 'lab', '--out', join(cwd, 'runs'), '--trials', '1'], {
+      encoding: 'utf8',
+      cwd,
+      env: { PATH: process.env['PATH'], HOME: cwd },
+      maxBuffer: 64 << 20,
+    });
+    expect(run.status, run.stderr).toBe(0);
+    for (const agent of ['rule', 'always-transfer', 'never-transfer']) {
+      const metrics = JSON.parse(readFileSync(join(cwd, 'runs', agent, 'metrics.json'), 'utf8')) as {
+        agent: string;
+        counts: { episodes: number };
+      };
+      expect(metrics.agent).toBe(agent);
+      expect(metrics.counts.episodes).toBeGreaterThan(100);
+      expect(run.stdout).toContain(`${agent} on billing`);
+    }
+    expect(existsSync(join(cwd, '.baton', 'test-ledger.jsonl'))).toBe(false);
+  }, 300_000);
+});

@@ -244,6 +244,18 @@ program
     await runEvalCommand(opts);
   });
 
+program
+  .command('lab')
+  .description('the default run: billing hand-off variants (dev), the reference agents, scripted customers in six styles, then the report')
+  .option('--out <dir>', 'where the runs go', 'runs/default')
+  .option('--trials <n>', 'trials per task and style', positive, 2)
+  .option('--concurrency <n>', 'episodes at once', positive, 4)
+  .action(async (opts: { out: string; trials: number; concurrency: number }) => {
+    const { runDefault } = await import('./default-run.js');
+    const { runDirs } = await runDefault(opts);
+    process.stdout.write(`\nruns: ${runDirs.join(', ')}\n`);
+  });
+
 const bench = program.command('bench').description('benchmarks (JSON on stdout with --json, progress on stderr)');
 bench
   .command('replay')
