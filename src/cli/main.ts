@@ -274,6 +274,26 @@ bench
   });
 
 bench
+  .command('runner')
+  .description(
+    "the runner's model-call efficiency at a fixed latency (scripted OpenAI-compatible server), and scripted episodes per second",
+  )
+  .option('--json', 'print only the JSON result on stdout')
+  .option('--concurrency <n>', 'episodes at once', positive, 32)
+  .option('--latency-ms <ms>', 'latency of every model call', positive, 100)
+  .option(tau2DirOption, tau2DirHelp)
+  .action(async (opts: { json?: boolean; concurrency: number; latencyMs: number; tau2Dir?: string }) => {
+    const { benchRunner } = await import('./bench-runner.js');
+    const result = await benchRunner({
+      concurrency: opts.concurrency,
+      latencyMs: opts.latencyMs,
+      ...(opts.tau2Dir ? { tau2Dir: opts.tau2Dir } : {}),
+      progress: (line) => process.stderr.write(`${line}\n`),
+    });
+    process.stdout.write(opts.json ? `${JSON.stringify(result)}\n` : `${JSON.stringify(result, null, 2)}\n`);
+  });
+
+bench
   .command('gateway')
   .description('gateway send + CAS transition rate against a bare compare-and-set on the same database, and race counters')
   .option('--json', 'print only the JSON result on stdout')
