@@ -112,3 +112,18 @@ describe('baton lab (the default run)', () => {
     expect(existsSync(join(cwd, '.baton', 'test-ledger.jsonl'))).toBe(false);
   }, 300_000);
 });
+
+describe('baton bench runner', () => {
+  it('reports the model-call rate against the ideal, and scripted episodes per second', () => {
+    const cwd = fresh();
+    const run = baton(['bench', 'runner', '--json', '--concurrency', '8', '--latency-ms', '20'], cwd);
+    expect(run.status, run.stderr).toBe(0);
+    const out = JSON.parse(run.stdout) as { llm: Record<string, number>; scripted: Record<string, number> };
+    expect(out.llm['model_calls']).toBe(3 * (out.llm['episodes'] ?? 0));
+    expect(out.llm['user_errors']).toBe(0);
+    expect(out.llm['max_in_flight']).toBeLessThanOrEqual(8);
+    expect(out.llm['efficiency']).toBeGreaterThan(0);
+    expect(out.llm['efficiency']).toBeLessThanOrEqual(1.05);
+    expect(out.scripted['episodes_per_second']).toBeGreaterThan(0);
+  }, 300_000);
+});
