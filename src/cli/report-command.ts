@@ -1,0 +1,28 @@
+/**
+ * `baton report RUN_DIR… [--baseline NAME] --out FILE.html`: writes the comparison of runs as one
+ * self-contained HTML file, prints the comparison table, and the file's path.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { comparisonText, compareRuns, loadRuns, renderReport, type Comparison } from '../lab/report/index.js';
+
+export interface ReportCommandOptions {
+  runDirs: readonly string[];
+  baseline?: string;
+  out: string;
+  tau2Dir?: string;
+  /** Where the table and the path go (default: stdout). */
+  write?: (text: string) => void;
+}
+
+export async function runReportCommand(options: ReportCommandOptions): Promise<{ path: string; comparison: Comparison }> {
+  const write = options.write ?? ((text: string) => process.stdout.write(text));
+  const runs = await loadRuns(options.runDirs, options.tau2Dir ? { tau2Dir: options.tau2Dir } : {});
+  const comparison = compareRuns(runs, options.baseline);
+  const html = renderReport(runs, options.baseline !== undefined ? { baseline: options.baseline } : {});
+  const path = resolve(options.out);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, html);
+  write(`${comparisonText(comparison)}\n\nReport: ${path}\n`);
+  return { path, comparison };
+}

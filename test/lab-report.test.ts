@@ -1,0 +1,151 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runReportCommand } from '../src/cli/report-command.js';
+import type { AgentName } from '../src/lab/agents/index.js';
+import { runEval, type EvalConfig } from '../src/lab/eval/run-eval.js';
+import { writeRunMetrics } from '../src/lab/eval/run-metrics.js';
+import type { EpisodeRecord } from '../src/lab/records.js';
+import { buildReport, compareRuns, comparisonText, escapeHtml, loadRuns, scriptJson } from '../src/lab/report/index.js';
+
+const INJECTED = '<script>alert("pwned")</script><img src=x onerror=alert(1)>';
+
+async function makeRun(root: string, agent: AgentName): Promise<string> {
+  const config: EvalConfig = {
+    domain: 'billing',
+    tasks: 'handoff',
+    split: 'dev',
+    agent,
+    user: 'scripted',
+    styles: ['neutral', 'terse'],
+    trials: 1,
+    concurrency: 4,
+    seed: 3,
+    store: { kind: 'memory' },
+    out: join(root, agent),
+    force: false,
+  };
+  const result = await runEval(config);
+  await writeRunMetrics(result, config);
+  return result.runDir;
+}
+
+/** Puts a script into the first customer message of the run's first episode (after its metrics are written). */
+function inject(runDir: string): string {
+  const file = join(runDir, 'trajectories.jsonl');
+  const lines = readFileSync(file, 'utf8').trim().split('\n');
+  const record = JSON.parse(lines[0] as string) as EpisodeRecord & { messages: { role: string; content: string | null }[] };
+  const user = record.messages.find((m) => m.role === 'user');
+  if (!user) throw new Error('no customer message');
+  user.content = `${INJECTED} ${user.content ?? ''}`;
+  lines[0] = JSON.stringify(record);
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  return record.key;
+}
+
+describe('baton report', () => {
+  let root: string;
+  let dirs: { rule: string; always: string; never: string };
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), 'baton-report-'));
+    dirs = {
+      rule: await makeRun(root, 'rule'),
+      always: await makeRun(root, 'always-transfer'),
+      never: await makeRun(root, 'never-transfer'),
+    };
+    inject(dirs.never);
+  }, 120_000);
+
+  it('compares the systems in one row each, the baseline at exactly 0 against itself', async () => {
+    const runs = await loadRuns([dirs.rule, dirs.always, dirs.never]);
+    const comparison = compareRuns(runs, 'never-transfer');
+    expect(comparison.baseline).toBe('never-transfer');
+    expect(comparison.rows.map((r) => r.system)).toEqual(['rule', 'always-transfer', 'never-transfer']);
+    const metrics = (dir: string) =>
+      JSON.parse(readFileSync(join(dir, 'metrics.json'), 'utf8')) as {
+        metrics: { success: { value: number }; handoff: { over_escalation: { value: number }; f1: { value: number | null } } };
+      };
+    for (const [row, dir] of [
+      [comparison.rows[0], dirs.rule],
+      [comparison.rows[1], dirs.always],
+      [comparison.rows[2], dirs.never],
+    ] as const) {
+      expect(row?.success.value).toBe(metrics(dir).metrics.success.value);
+      expect(row?.over_escalation.value).toBe(metrics(dir).metrics.handoff.over_escalation.value);
+      expect(row?.f1.value).toBe(metrics(dir).metrics.handoff.f1.value);
+      expect(row?.pass_k?.k).toBe(1);
+    }
+    const always = comparison.rows[1];
+    expect(always?.over_escalation.value).toBe(1);
+    const never = comparison.rows[2];
+    expect(never?.difference).toMatchObject({ value: 0, ci: [0, 0], only_a: 0, only_b: 0 });
+    expect(never?.difference?.shared).toBeGreaterThan(5);
+    // The rule agent beats never-transfer on the hand-off tasks: the paired difference is its success minus the baseline's.
+    const rule = comparison.rows[0];
+    expect(rule?.difference?.value).toBeCloseTo((rule?.success.value ?? 0) - (never?.success.value ?? 0), 10);
+    expect(rule?.difference?.ci?.[0]).toBeGreaterThan(0);
+
+    // A system against itself, as the only run: exactly 0.
+    const self = compareRuns(await loadRuns([dirs.rule]));
+    expect(self.rows[0]?.difference).toMatchObject({ value: 0, ci: [0, 0] });
+
+    const text = comparisonText(comparison);
+    const lines = text.split('\n');
+    expect(lines[0]).toMatch(/^system\s+success \[95% CI\]\s+pass\^k\s+Δ success vs baseline/);
+    expect(lines[2]).toMatch(/^rule\s+\d+\.\d% \[/);
+    expect(lines[4]).toMatch(/^never-transfer \(baseline\)\s+.*±0\.0 pts \[±0\.0, ±0\.0\]/);
+    expect(() => compareRuns(runs, 'nobody')).toThrow(/no such system.*rule, always-transfer, never-transfer/);
+  });
+
+  it('writes one self-contained HTML file: table, SVG plots, the episodes once, nothing fetched', async () => {
+    const html = await buildReport([dirs.rule, dirs.always, dirs.never], { baseline: 'never-transfer' });
+    expect(html.startsWith('<!doctype html>')).toBe(true);
+    expect(html).toContain('<table class="comparison" id="comparison">');
+    expect(html).toContain('<tr class="baseline" data-system="never-transfer">');
+    for (const id of ['plot-style', 'plot-outcomes', 'plot-recall', 'plot-timing'])
+      expect(html).toMatch(new RegExp(`id="${id}"><h3>[^<]+</h3><(svg|figure)`));
+    expect((html.match(/<svg/g) ?? []).length).toBeGreaterThanOrEqual(4);
+    // Nothing to fetch: no external src/href, no import, no stylesheet link.
+    expect(html).not.toMatch(/(src|href)\s*=\s*["']?\s*(https?:)?\/\//i);
+    expect(html).not.toMatch(/<link\b|@import|<iframe\b/i);
+    expect((html.match(/<script/g) ?? []).length).toBe(2);
+    const data = JSON.parse(/<script type="application\/json" id="episodes">([^<]*)<\/script>/.exec(html)?.[1] ?? 'null') as {
+      systems: string[];
+      episodes: { s: number; h: number | null; cls: string }[];
+    };
+    expect(data.systems).toEqual(['rule', 'always-transfer', 'never-transfer']);
+    const lines = (dir: string) => readFileSync(join(dir, 'trajectories.jsonl'), 'utf8').trim().split('\n').length;
+    expect(data.episodes).toHaveLength(lines(dirs.rule) + lines(dirs.always) + lines(dirs.never));
+    expect(data.episodes.filter((e) => e.s === 1).every((e) => e.h !== null)).toBe(true);
+  });
+
+  it('escapes customer text: an injected script stays text', async () => {
+    const html = await buildReport([dirs.never]);
+    expect(html).not.toContain('<script>alert');
+    expect(html).not.toContain('<img src=x');
+    expect(html).toContain('\\u003cscript\\u003ealert(\\"pwned\\")\\u003c/script\\u003e');
+    // Only the two scripts of the report itself.
+    expect((html.match(/<script/gi) ?? []).length).toBe(2);
+    expect(escapeHtml(INJECTED)).toBe('&lt;script&gt;alert(&quot;pwned&quot;)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;');
+    expect(scriptJson({ a: '</script>\u2028&' })).toBe('{"a":"\\u003c/script\\u003e\\u2028\\u0026"}');
+    expect(JSON.parse(scriptJson({ a: '</script>\u2028&' }))).toEqual({ a: '</script>\u2028&' });
+  });
+
+  it('runReportCommand writes the file and prints the table and the path', async () => {
+    let printed = '';
+    const out = join(root, 'out', 'report.html');
+    const { path, comparison } = await runReportCommand({
+      runDirs: [dirs.rule, dirs.never],
+      baseline: 'never-transfer',
+      out,
+      write: (t) => (printed += t),
+    });
+    expect(path).toBe(out);
+    expect(readFileSync(out, 'utf8')).toContain('id="comparison"');
+    expect(comparison.rows).toHaveLength(2);
+    expect(printed).toContain(`Report: ${out}`);
+    expect(printed).toMatch(/^system\s+success/);
+    expect(printed).toContain('never-transfer (baseline)');
+  });
+});
