@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { z } from 'zod';
 import { AgentIdSchema } from '../core/index.js';
@@ -245,6 +246,22 @@ program
   });
 
 program
+  .command('report <runDirs...>')
+  .description('one self-contained HTML report of one or more runs: comparison table, plots, dialogue viewer')
+  .requiredOption('--out <file>', 'the HTML file to write')
+  .option('--baseline <name>', 'the system the others are compared with (default: the first run)')
+  .option(tau2DirOption, tau2DirHelp)
+  .action(async (runDirs: string[], opts: { out: string; baseline?: string; tau2Dir?: string }) => {
+    const { runReportCommand } = await import('./report-command.js');
+    await runReportCommand({
+      runDirs,
+      out: opts.out,
+      ...(opts.baseline !== undefined ? { baseline: opts.baseline } : {}),
+      ...(opts.tau2Dir ? { tau2Dir: opts.tau2Dir } : {}),
+    });
+  });
+
+program
   .command('lab')
   .description('the default run: billing hand-off variants (dev), the reference agents, scripted customers in six styles, then the report')
   .option('--out <dir>', 'where the runs go', 'runs/default')
@@ -253,7 +270,9 @@ program
   .action(async (opts: { out: string; trials: number; concurrency: number }) => {
     const { runDefault } = await import('./default-run.js');
     const { runDirs } = await runDefault(opts);
-    process.stdout.write(`\nruns: ${runDirs.join(', ')}\n`);
+    const { runReportCommand } = await import('./report-command.js');
+    process.stdout.write('\n');
+    await runReportCommand({ runDirs, baseline: 'rule', out: join(opts.out, 'report.html') });
   });
 
 const bench = program.command('bench').description('benchmarks (JSON on stdout with --json, progress on stderr)');
