@@ -77,7 +77,23 @@ export interface SignalExtractor {
 type Verdict = 'request' | 'declined' | null;
 
 /** Whether a clause asks for a person, refuses one, or neither. */
+// The frames are costly and a conversation's clauses are read again at every decider phase: a
+// clause's verdict depends on nothing but its text (and whether the next clause refuses), so it is kept.
+const verdicts = new Map<string, Verdict>();
+const MAX_VERDICTS = 20_000;
+
 function personRequest(norm: string, next: string | undefined): Verdict {
+  const refusedNext = next !== undefined && REFUSAL.test(next);
+  const key = `${refusedNext ? '1' : '0'}${norm}`;
+  const known = verdicts.get(key);
+  if (known !== undefined) return known;
+  const verdict = readPersonRequest(norm, refusedNext);
+  if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
+  verdicts.set(key, verdict);
+  return verdict;
+}
+
+function readPersonRequest(norm: string, refusedNext: boolean): Verdict {
   let requested = false;
   let declined = false;
   const bare = BARE_REQUEST.exec(norm);
@@ -96,7 +112,7 @@ function personRequest(norm: string, next: string | undefined): Verdict {
       else requested = true;
     }
   }
-  if (requested && next !== undefined && REFUSAL.test(next)) return 'declined';
+  if (requested && refusedNext) return 'declined';
   return requested ? 'request' : declined ? 'declined' : null;
 }
 

@@ -34,6 +34,19 @@ export const Tau2TransferSchema = z.object({ summary: z.string().min(1).max(2000
 
 /** The hand-off tools the model sees: `handoff`, and the tau2 alias when the domain uses it. */
 export function handoffToolSpecs(graph: HandoffGraph, tau2Alias: boolean): ToolSpec[] {
+  // The same edges give the same specs; building their JSON Schema every turn costs more than the turn.
+  const key = JSON.stringify([graph.queues, graph.agents, tau2Alias]);
+  const known = specsByGraph.get(key);
+  if (known) return known;
+  const specs = buildHandoffSpecs(graph, tau2Alias);
+  if (specsByGraph.size >= 1000) specsByGraph.clear();
+  specsByGraph.set(key, specs);
+  return specs;
+}
+
+const specsByGraph = new Map<string, ToolSpec[]>();
+
+function buildHandoffSpecs(graph: HandoffGraph, tau2Alias: boolean): ToolSpec[] {
   const specs = [
     toolSpec({
       name: HANDOFF_TOOL,

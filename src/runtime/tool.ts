@@ -39,6 +39,14 @@ export function defineTool<S extends z.ZodType<Record<string, unknown>>>(tool: O
 
 /** The tool as a model sees it. */
 export function toolSpec(tool: Pick<Tool, 'name' | 'description' | 'schema'>): ToolSpec {
-  const { $schema: _ignored, ...parameters } = z.toJSONSchema(tool.schema, { io: 'input' }) as Record<string, unknown>;
+  // A schema's JSON Schema never changes: computed once per schema, not once per turn.
+  let parameters = parametersOf.get(tool.schema);
+  if (!parameters) {
+    const { $schema: _ignored, ...rest } = z.toJSONSchema(tool.schema, { io: 'input' }) as Record<string, unknown>;
+    parameters = rest;
+    parametersOf.set(tool.schema, parameters);
+  }
   return { name: tool.name, description: tool.description, parameters };
 }
+
+const parametersOf = new WeakMap<object, Record<string, unknown>>();

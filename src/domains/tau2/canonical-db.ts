@@ -121,7 +121,6 @@ export function createCanonicalHasher(isFloat: FloatPath, base: Record<string, u
   /** Per collection name, the last sorted key list: a changed collection usually has the same keys. */
   const sortedKeys = new Map<string, string[]>();
   const root: Prefix = { state: createHash('sha256').update('{'), next: [] };
-  let primed = false;
 
   const entryBytes = (collection: string, key: string, value: unknown): Buffer => {
     const text = () => Buffer.from(`${pythonString(key)}: ${pythonJsonAt(value, isFloat, [collection, key])}`, 'utf8');
@@ -207,11 +206,11 @@ export function createCanonicalHasher(isFloat: FloatPath, base: Record<string, u
     }
     return (hash ?? (prefix ?? root).state.copy()).update('}').digest('hex');
   };
+  let baseDigest: string | null = null;
   return (db) => {
-    if (!primed) {
-      primed = true;
-      digest(freezeDb(base), true);
-    }
+    if (baseDigest === null) baseDigest = digest(freezeDb(base), true);
+    // The base is frozen and never changes: episodes that wrote nothing hash to it at once.
+    if (db === base) return baseDigest;
     return digest(db, false);
   };
 }
