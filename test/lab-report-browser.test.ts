@@ -11,30 +11,8 @@ import { pathToFileURL } from 'node:url';
 import { inflateSync } from 'node:zlib';
 import { chromium as playwright, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AgentName } from '../src/lab/agents/index.js';
-import { runEval, type EvalConfig } from '../src/lab/eval/run-eval.js';
-import { writeRunMetrics } from '../src/lab/eval/run-metrics.js';
+import { makeRun } from './support/lab-runs.js';
 import { buildReport } from '../src/lab/report/index.js';
-
-async function makeRun(root: string, agent: AgentName): Promise<string> {
-  const config: EvalConfig = {
-    domain: 'billing',
-    tasks: 'handoff',
-    split: 'dev',
-    agent,
-    user: 'scripted',
-    styles: ['neutral', 'terse'],
-    trials: 1,
-    concurrency: 4,
-    seed: 3,
-    store: { kind: 'memory' },
-    out: join(root, agent),
-    force: false,
-  };
-  const result = await runEval(config);
-  await writeRunMetrics(result, config);
-  return result.runDir;
-}
 
 /** A PNG's width, height and the spread of its pixel values (8-bit RGB or RGBA, non-interlaced, as Chromium writes them). */
 function pngStats(png: Buffer): { width: number; height: number; distinct: number; stddev: number } {

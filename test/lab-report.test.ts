@@ -3,33 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runReportCommand } from '../src/cli/report-command.js';
-import type { AgentName } from '../src/lab/agents/index.js';
-import { runEval, type EvalConfig } from '../src/lab/eval/run-eval.js';
-import { writeRunMetrics } from '../src/lab/eval/run-metrics.js';
+import { makeRun } from './support/lab-runs.js';
 import type { EpisodeRecord } from '../src/lab/records.js';
 import { buildReport, compareRuns, comparisonText, escapeHtml, loadRuns, scriptJson } from '../src/lab/report/index.js';
 
 const INJECTED = '<script>alert("pwned")</script><img src=x onerror=alert(1)>';
-
-async function makeRun(root: string, agent: AgentName): Promise<string> {
-  const config: EvalConfig = {
-    domain: 'billing',
-    tasks: 'handoff',
-    split: 'dev',
-    agent,
-    user: 'scripted',
-    styles: ['neutral', 'terse'],
-    trials: 1,
-    concurrency: 4,
-    seed: 3,
-    store: { kind: 'memory' },
-    out: join(root, agent),
-    force: false,
-  };
-  const result = await runEval(config);
-  await writeRunMetrics(result, config);
-  return result.runDir;
-}
 
 /** Puts a script into the first customer message of the run's first episode (after its metrics are written). */
 function inject(runDir: string): string {
