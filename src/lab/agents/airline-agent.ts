@@ -9,7 +9,7 @@
 import type { Domain } from '../../domains/domain.js';
 import { beforeRequests, closingStep, proposeWrite, type Step } from './agent-kit.js';
 import { alreadySaid, lastCall, type ConversationView } from './conversation.js';
-import { firstMention, norm } from './text-facts.js';
+import { intentsInOrder, norm } from './text-facts.js';
 
 const HELP = 'I can look up your reservations and flight status, and cancel a reservation where the policy allows it.';
 
@@ -35,14 +35,7 @@ const INTENTS: Array<[AirlineIntent, RegExp]> = [
 ];
 
 function intentsIn(texts: readonly string[]): AirlineIntent[] {
-  const found: Array<{ intent: AirlineIntent; at: number }> = [];
-  texts.forEach((text, i) => {
-    for (const [intent, re] of INTENTS) {
-      const at = firstMention(text, re);
-      if (at >= 0 && !found.some((f) => f.intent === intent)) found.push({ intent, at: i * 100_000 + at });
-    }
-  });
-  return found.sort((a, b) => a.at - b.at).map((f) => f.intent);
+  return intentsInOrder(texts, INTENTS);
 }
 
 interface Segment {

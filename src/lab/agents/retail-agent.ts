@@ -8,7 +8,7 @@
 import type { Domain } from '../../domains/domain.js';
 import { beforeRequests, closingStep, proposeWrite, type Step } from './agent-kit.js';
 import { alreadySaid, lastCall, type ConversationView } from './conversation.js';
-import { emailsIn, firstMention, namesIn, norm, zipsIn } from './text-facts.js';
+import { emailsIn, intentsInOrder, namesIn, norm, zipsIn } from './text-facts.js';
 
 const HELP = 'I can look up your orders and tell you where they stand, cancel a pending order, and return items from a delivered order.';
 
@@ -26,16 +26,11 @@ const INTENTS: Array<[RetailIntent, RegExp]> = [
 ];
 
 function intentsIn(texts: readonly string[]): RetailIntent[] {
-  const found: Array<{ intent: RetailIntent; at: number }> = [];
-  texts.forEach((raw, i) => {
-    // The account's e-mail address is not an address this agent changes.
-    const text = raw.replace(/\be-?mail address(?:es)?\b/gi, 'email');
-    for (const [intent, re] of INTENTS) {
-      const at = firstMention(text, re);
-      if (at >= 0 && !found.some((f) => f.intent === intent)) found.push({ intent, at: i * 100_000 + at });
-    }
-  });
-  return found.sort((a, b) => a.at - b.at).map((f) => f.intent);
+  // The account's e-mail address is not an address this agent changes.
+  return intentsInOrder(
+    texts.map((text) => text.replace(/\be-?mail address(?:es)?\b/gi, 'email')),
+    INTENTS,
+  );
 }
 
 interface OrderItem {

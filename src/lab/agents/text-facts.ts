@@ -142,3 +142,18 @@ const NOT_A_NAME = new Set(
 
 /** US zip codes (five digits standing alone). */
 export const zipsIn = (text: string): string[] => [...new Set(text.replace(EMAIL, ' ').match(/(?<![\d.,$-])\d{5}(?![\d.,-]\d)/g) ?? [])];
+
+/**
+ * The intents the customer's messages name, in the order first named (earlier messages first,
+ * then earlier in the message); each intent once.
+ */
+export function intentsInOrder<I extends string>(texts: readonly string[], intents: readonly (readonly [I, RegExp])[]): I[] {
+  const found: Array<{ intent: I; message: number; at: number }> = [];
+  texts.forEach((text, message) => {
+    for (const [intent, re] of intents) {
+      const at = firstMention(text, re);
+      if (at >= 0 && !found.some((f) => f.intent === intent)) found.push({ intent, message, at });
+    }
+  });
+  return found.sort((a, b) => a.message - b.message || a.at - b.at).map((f) => f.intent);
+}

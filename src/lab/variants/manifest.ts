@@ -19,17 +19,10 @@ export interface VariantCounts {
 }
 
 /** One variant as the manifest records it: labels only, no text. */
-export interface ManifestEntry {
-  id: string;
-  domain: DomainName;
-  source: string;
-  kind: VariantKind;
-  split: VariantSplit;
-  should_transfer: boolean;
-  expected_target: string | null;
-  expected_reason: string | null;
-  due_turn: number | null;
-}
+export type ManifestEntry = Pick<
+  HandoffVariant,
+  'id' | 'domain' | 'source' | 'kind' | 'split' | 'should_transfer' | 'expected_target' | 'expected_reason' | 'due_turn'
+>;
 
 export interface HandoffManifest {
   description: string;
