@@ -59,13 +59,14 @@ function buildDomain<Db extends object>(
 ): Domain<Db> {
   const initialDb = freezeDb(db);
   const hash = createCanonicalHasher(floatPaths(name), initialDb as Record<string, unknown>) as (db: Db) => string;
+  const tools = toolInfos(toolset, schemas);
   return {
     name,
     version,
     source: `tau2-bench ${data.commit}`,
     // The release and the current commit have the same policy (TAU2.md §1).
     policy: data.read(`${name}/policy.md`),
-    tools: toolInfos(toolset, schemas),
+    tools,
     transferTool: TAU2_TRANSFER_TOOL,
     queues: [TAU2_QUEUE],
     rules: [],
@@ -77,9 +78,7 @@ function buildDomain<Db extends object>(
     // One team takes every hand-off; tau2-bench's policies state no amount limit.
     deciderPolicy: DeciderPolicySchema.parse({
       defaultTarget: TAU2_QUEUE.id,
-      writeTools: toolInfos(toolset, schemas)
-        .filter((t) => t.kind === 'write')
-        .map((t) => t.name),
+      writeTools: tools.filter((t) => t.kind === 'write').map((t) => t.name),
     }),
     initialDb,
     newEpisode: () => createEpisode(initialDb, toolset, hash),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EvaluationCriteriaSchema, type RewardComponent } from '../domain.js';
+import { criteriaOf, EvaluationCriteriaSchema, type RewardComponent } from '../domain.js';
 import type { Tau2Data } from './tau2-data.js';
 
 export const TASK_VERSIONS = ['current', 'release-37199f3'] as const;
@@ -60,15 +60,15 @@ export function loadTau2Tasks(
   const splits = SplitsSchema.parse(JSON.parse(data.read(`${domain}/split_tasks.json`)));
   const train = new Set(splits.train);
   const tasks = records.map((record): Tau2Task => {
-    const rewardBasis = record.evaluation_criteria.reward_basis ?? ['DB', 'COMMUNICATE'];
-    const assertions = record.evaluation_criteria.nl_assertions ?? [];
+    // The default basis and the judge rule are the evaluator's (`criteriaOf`), not restated here.
+    const { rewardBasis, needsJudge } = criteriaOf(record.evaluation_criteria);
     return {
       domain,
       id: record.id,
       version,
       split: train.has(record.id) ? 'train' : 'test',
-      rewardBasis,
-      needsJudge: rewardBasis.includes('NL_ASSERTION') && assertions.length > 0,
+      rewardBasis: [...rewardBasis],
+      needsJudge,
       record,
     };
   });
