@@ -62,8 +62,11 @@ export interface HandoffFacts {
   assistantTurnsBefore: number | null;
   /** The customer turn the transfer answered: how many customer messages came before it. */
   customerTurn: number | null;
-  /** A tool call had failed before the transfer (what makes an outage's hand-off due). */
-  failedBefore: boolean;
+  /**
+   * Handed off before the label's due turn, before anything called for it (an outage's hand-off
+   * is due once a tool has failed, whatever the turn).
+   */
+  early: boolean;
   tool: string | null;
   target: string | null;
   reason: string | null;
@@ -192,7 +195,7 @@ export function handoffFacts(domain: Pick<Domain, 'transferTool'>, task: DomainT
       toolCall: null,
       assistantTurnsBefore: null,
       customerTurn: null,
-      failedBefore: false,
+      early: false,
       tool: null,
       target: null,
       reason: null,
@@ -201,13 +204,17 @@ export function handoffFacts(domain: Pick<Domain, 'transferTool'>, task: DomainT
     };
   }
   const args = first.call.arguments;
+  const before = messages.slice(0, first.message);
+  const customerTurn = before.filter((m) => m.role === 'user').length;
+  const due = task.handoff.dueTurn ?? null;
+  const outageDue = task.handoff.reason === 'tool_failures' && before.some((m) => m.role === 'tool' && m.error);
   return {
     transferred: true,
     message: first.message,
     toolCall: first.ordinal,
-    assistantTurnsBefore: messages.slice(0, first.message).filter((m) => m.role === 'assistant').length,
-    customerTurn: messages.slice(0, first.message).filter((m) => m.role === 'user').length,
-    failedBefore: messages.slice(0, first.message).some((m) => m.role === 'tool' && m.error),
+    assistantTurnsBefore: before.filter((m) => m.role === 'assistant').length,
+    customerTurn,
+    early: due !== null && customerTurn < due && !outageDue,
     tool: first.call.name,
     // The harness's `handoff` names its target; tau2-bench's transfer has one implicit team.
     target: text(args['target']),
@@ -226,14 +233,11 @@ export function handoffCheck(facts: HandoffFacts): HandoffCheck {
       : { reward: 1, why: 'no hand-off, as labelled' };
   }
   if (!facts.transferred) return { reward: 0, why: `no hand-off; the task should go to ${label.queue ?? 'a human'}` };
-  const due = label.dueTurn ?? null;
-  if (
-    due !== null &&
-    facts.customerTurn !== null &&
-    facts.customerTurn < due &&
-    !(label.reason === 'tool_failures' && facts.failedBefore)
-  ) {
-    return { reward: 0, why: `handed off at customer turn ${facts.customerTurn}, before anything called for it (due from turn ${due})` };
+  if (facts.early) {
+    return {
+      reward: 0,
+      why: `handed off at customer turn ${facts.customerTurn}, before anything called for it (due from turn ${label.dueTurn})`,
+    };
   }
   if (label.queue !== null && facts.target !== null && facts.target !== label.queue) {
     return { reward: 0, why: `handed off to ${facts.target}; the task should go to ${label.queue}` };

@@ -27,12 +27,11 @@ export interface RunSetOptions {
 export type HandoffOutcome = 'true_positive' | 'early' | 'wrong_target' | 'missed' | 'over_escalation' | 'true_negative';
 
 export function handoffOutcome(result: EpisodeResult): HandoffOutcome {
-  const { transferred, target, label, customerTurn, failedBefore } = result.evaluation.handoff;
+  const { transferred, target, label, early } = result.evaluation.handoff;
   if (label.expected) {
     if (!transferred) return 'missed';
     // Before anything called for it: a guess that happened to land, not a hand-off decision.
-    const due = label.dueTurn ?? null;
-    if (due !== null && customerTurn !== null && customerTurn < due && !(label.reason === 'tool_failures' && failedBefore)) return 'early';
+    if (early) return 'early';
     return label.queue !== null && target !== null && target !== label.queue ? 'wrong_target' : 'true_positive';
   }
   return transferred ? 'over_escalation' : 'true_negative';
