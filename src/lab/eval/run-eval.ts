@@ -21,7 +21,7 @@ import type { Style, UserSimulator } from '../user.js';
 import { createLlmUser, loadUserGuidelines } from '../users/llm-user.js';
 import { renderUserScenario } from '../users/script-text.js';
 import { createScriptedUser } from '../users/scripted-user.js';
-import { generateVariants, HANDOFF_VARIANT_SEED, sourceSplits } from '../variants/index.js';
+import { generateVariants, HANDOFF_VARIANT_SEED, sourceSplits, variantsChecksum } from '../variants/index.js';
 import type { HandoffVariant, VariantSplit } from '../variant.js';
 
 export interface ModelEndpoint {
@@ -175,6 +175,8 @@ export function validateEvalConfig(config: EvalConfig): void {
 
 export interface EvalResult {
   runDir: string;
+  /** The domain the run was on (loaded once; metrics need its tools, gold actions and policy). */
+  domain: Domain;
   run: Record<string, unknown>;
   records: EpisodeRecord[];
   ran: number;
@@ -186,8 +188,8 @@ export async function runEval(config: EvalConfig, progress?: EvalProgress): Prom
   validateEvalConfig(config);
   const domain = await loadDomain(config.domain, config.tau2Dir ? { tau2Dir: config.tau2Dir } : {});
   const variants = generateVariants([domain], { seed: HANDOFF_VARIANT_SEED });
-  const checksum = createHash('sha256').update(JSON.stringify(variants)).digest('hex');
-  const runConfig = describe(config, domain, checksum);
+  // The manifest's own checksum: a run names the variant set as `baton tasks generate` does.
+  const runConfig = describe(config, domain, variantsChecksum(variants));
   const runDir = resolve(config.out);
   mkdirSync(runDir, { recursive: true });
 
@@ -235,7 +237,8 @@ export async function runEval(config: EvalConfig, progress?: EvalProgress): Prom
   writeFileSync(trajectoriesFile, existing.map((r) => `${JSON.stringify(r)}\n`).join(''));
   const plan = planEpisodes(domain, variants, config);
   const todo = plan.filter((p) => !done.has(p.key));
-  const records: EpisodeRecord[] = existing.filter((r) => plan.some((p) => p.key === r.key));
+  const order = new Map(plan.map((p, i) => [p.key, i]));
+  const records: EpisodeRecord[] = existing.filter((r) => order.has(r.key));
   progress?.start(plan.length, plan.length - todo.length);
 
   const guidelines = config.user === 'llm' ? await loadUserGuidelines(config.tau2Dir) : '';
@@ -305,9 +308,8 @@ export async function runEval(config: EvalConfig, progress?: EvalProgress): Prom
     writeFileSync(join(runDir, '.ledgered'), '');
   }
   // Records in plan order, whatever order the workers finished in.
-  const order = new Map(plan.map((p, i) => [p.key, i]));
   records.sort((a, b) => (order.get(a.key) ?? 0) - (order.get(b.key) ?? 0));
-  return { runDir, run, records, ran: todo.length, resumed: plan.length - todo.length };
+  return { runDir, domain, run, records, ran: todo.length, resumed: plan.length - todo.length };
 }
 
 function readPackageVersion(): string | null {

@@ -4,14 +4,12 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadDomain } from '../../domains/load-domain.js';
 import { computeMetrics, type RunMetrics } from '../metrics/index.js';
 import type { EvalConfig, EvalResult } from './run-eval.js';
 
 /** Computes the run's metrics (bootstrap seeded by the run's seed) and writes `metrics.json`. */
-export async function writeRunMetrics(result: EvalResult, config: Pick<EvalConfig, 'domain' | 'tau2Dir' | 'seed'>): Promise<RunMetrics> {
-  const domain = await loadDomain(config.domain, config.tau2Dir ? { tau2Dir: config.tau2Dir } : {});
-  const metrics = computeMetrics(result.records, { domain, seed: config.seed });
+export async function writeRunMetrics(result: EvalResult, config: Pick<EvalConfig, 'seed'>): Promise<RunMetrics> {
+  const metrics = computeMetrics(result.records, { domain: result.domain, seed: config.seed });
   writeFileSync(join(result.runDir, 'metrics.json'), `${JSON.stringify(metrics, null, 2)}\n`);
   return metrics;
 }
