@@ -122,6 +122,27 @@ function sameOutput(recorded: string, replayed: string): boolean {
   }
 }
 
+/**
+ * Gold hashes per domain, by the gold actions' JSON: every episode starts from the domain's one
+ * initial database and tools are deterministic, so replaying the same gold actions always ends in
+ * the same state. An evaluation run scores each task many times (styles × trials); this replays
+ * each task's gold actions once.
+ */
+const goldHashes = new WeakMap<Domain, Map<string, string>>();
+
+function goldHashOf(domain: Domain, actions: readonly GoldAction[]): string {
+  let known = goldHashes.get(domain);
+  if (!known) goldHashes.set(domain, (known = new Map()));
+  const key = JSON.stringify(actions.map((a) => [a.name, a.arguments]));
+  let hash = known.get(key);
+  if (hash === undefined) {
+    const gold = domain.newEpisode();
+    for (const action of actions) gold.call(action.name, action.arguments);
+    known.set(key, (hash = gold.hash()));
+  }
+  return hash;
+}
+
 function dbCheck(domain: Domain, task: DomainTask, messages: readonly TrajectoryMessage[]): DbCheck {
   if (task.actions === null && task.envAssertions === null) {
     return { reward: 1, predictedHash: null, goldHash: null, replayMismatches: [] };
@@ -141,10 +162,8 @@ function dbCheck(domain: Domain, task: DomainTask, messages: readonly Trajectory
     const was = recorded.get(call.id) ?? null;
     if (was === null || !sameOutput(was, replayed)) replayMismatches.push({ callId: call.id, name: call.name, recorded: was, replayed });
   }
-  const gold = domain.newEpisode();
-  for (const action of task.actions ?? []) gold.call(action.name, action.arguments);
   const predictedHash = predicted.hash();
-  const goldHash = gold.hash();
+  const goldHash = goldHashOf(domain, task.actions ?? []);
   return { reward: predictedHash === goldHash ? 1 : 0, predictedHash, goldHash, replayMismatches };
 }
 

@@ -19,11 +19,25 @@ interface Row {
   inboundKeys: Map<string, Message>;
 }
 
-const copy = <T>(value: T): T => structuredClone(value);
+/**
+ * A deeply frozen copy. What the store keeps is copied once, when it is written, and frozen, so a
+ * read can hand out the stored objects themselves: nobody can change the log through them, and a
+ * read costs no copy (the lab reads a conversation's whole log several times per turn).
+ */
+function frozen<T>(value: T): T {
+  const root = structuredClone(value);
+  const stack: unknown[] = [root];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    if (next === null || typeof next !== 'object' || Object.isFrozen(next)) continue;
+    Object.freeze(next);
+    for (const child of Object.values(next)) stack.push(child);
+  }
+  return root;
+}
 
 /**
  * The reference Store: plain maps in one process. Each method runs to completion without
- * awaiting, so on one event loop every method is atomic.
+ * awaiting, so on one event loop every method is atomic. Everything it returns is frozen.
  */
 export class MemoryStore implements Store {
   readonly kind = 'memory' as const;
@@ -31,13 +45,13 @@ export class MemoryStore implements Store {
 
   async createConversation(conversation: Conversation, created: NewEvent): Promise<StoredEvent> {
     if (this.#rows.has(conversation.id)) throw new Error(`conversation ${conversation.id} already exists`);
-    const row: Row = { conversation: copy(conversation), events: [], inboundKeys: new Map() };
+    const row: Row = { conversation: frozen(conversation), events: [], inboundKeys: new Map() };
     this.#rows.set(conversation.id, row);
-    return copy(this.#append(row, created));
+    return this.#append(row, created);
   }
 
   #append(row: Row, event: NewEvent): StoredEvent {
-    const stored = { ...copy(event), seq: row.events.length + 1 } as StoredEvent;
+    const stored = frozen({ ...event, seq: row.events.length + 1 } as StoredEvent);
     row.events.push(stored);
     return stored;
   }
@@ -47,25 +61,26 @@ export class MemoryStore implements Store {
     if (!row) return { ok: false, reason: 'not_found' };
     const key = message.idempotencyKey;
     const existing = key === null ? undefined : row.inboundKeys.get(key);
-    if (existing) return { ok: true, message: copy(existing), duplicate: true };
-    if (key !== null) row.inboundKeys.set(key, copy(message));
-    this.#append(row, receivedEvent(message, eventId));
-    return { ok: true, message: copy(message), duplicate: false };
+    if (existing) return { ok: true, message: existing, duplicate: true };
+    const stored = frozen(message);
+    if (key !== null) row.inboundKeys.set(key, stored);
+    this.#append(row, receivedEvent(stored, eventId));
+    return { ok: true, message: stored, duplicate: false };
   }
 
   async transition(input: TransitionInput): Promise<TransitionResult> {
     const row = this.#rows.get(input.conversationId);
     if (!row) return { ok: false, reason: 'not_found', current: null };
     if (row.conversation.version !== input.expectedVersion) {
-      return { ok: false, reason: 'version_conflict', current: copy(row.conversation) };
+      return { ok: false, reason: 'version_conflict', current: row.conversation };
     }
     return this.#apply(row, input.next, input.events);
   }
 
   #apply(row: Row, next: Conversation, events: NewEvent[]): TransitionResult {
-    row.conversation = copy(next);
+    row.conversation = frozen(next);
     const stored = events.map((e) => this.#append(row, e));
-    return { ok: true, conversation: copy(row.conversation), events: copy(stored) };
+    return { ok: true, conversation: row.conversation, events: stored };
   }
 
   async appendOutbound(message: Message, eventId: EventId): Promise<OutboundResult> {
@@ -73,29 +88,29 @@ export class MemoryStore implements Store {
     const row = this.#rows.get(message.conversationId);
     if (!row) return { ok: false, reason: 'not_found' };
     const event = this.#append(row, outboundEvent(row.conversation, message, eventId));
-    if (event.type !== 'message.sent') return { ok: true, delivered: false, event: copy(event) };
-    return { ok: true, delivered: true, message: copy(message), event: copy(event) };
+    if (event.type !== 'message.sent') return { ok: true, delivered: false, event };
+    return { ok: true, delivered: true, message: event.data.message, event };
   }
 
   async appendRecords(conversationId: ConversationId, entries: NewEvent[]): Promise<StoredEvent[] | 'not_found'> {
     assertRecords(entries);
     const row = this.#rows.get(conversationId);
     if (!row) return 'not_found';
-    return copy(entries.map((e) => this.#append(row, e)));
+    return entries.map((e) => this.#append(row, e));
   }
 
   async getConversation(id: ConversationId): Promise<Conversation | null> {
     const row = this.#rows.get(id);
-    return row ? copy(row.conversation) : null;
+    return row ? row.conversation : null;
   }
 
   async listMessages(id: ConversationId): Promise<Message[]> {
     const events = this.#rows.get(id)?.events ?? [];
-    return events.flatMap((e) => (e.type === 'message.received' || e.type === 'message.sent' ? [copy(e.data.message)] : []));
+    return events.flatMap((e) => (e.type === 'message.received' || e.type === 'message.sent' ? [e.data.message] : []));
   }
 
   async listEvents(id: ConversationId): Promise<StoredEvent[]> {
-    return copy(this.#rows.get(id)?.events ?? []);
+    return [...(this.#rows.get(id)?.events ?? [])];
   }
 
   async listConversationIds(): Promise<ConversationId[]> {
@@ -110,7 +125,7 @@ export class MemoryStore implements Store {
       if (!oldest || isOlder(c, oldest.conversation)) oldest = row;
     }
     if (!oldest) return null;
-    const planned = planner(copy(oldest.conversation));
+    const planned = planner(oldest.conversation);
     if (!planned) return null;
     return this.#apply(oldest, planned.next, planned.events);
   }

@@ -278,9 +278,24 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
       const c = await gateway.open();
       const before = await store.listEvents(c.id);
       if (store.kind === 'memory') {
-        // The memory store hands out copies; changing one changes nothing stored.
-        before[0]!.type = 'message.sent';
-        expect((await store.listEvents(c.id))[0]!.type).toBe('conversation.created');
+        // The memory store hands out its stored entries frozen: they cannot be changed, nor can the
+        // list a read returned change the log; and what a writer passes in is copied, not kept.
+        expect(() => {
+          before[0]!.type = 'message.sent';
+        }).toThrow(TypeError);
+        before.pop();
+        const conversation = await store.getConversation(c.id);
+        expect(() => {
+          (conversation as { version: number }).version = 99;
+        }).toThrow(TypeError);
+        await gateway.receive(c.id, { text: 'hello', idempotencyKey: 'k-frozen' });
+        const [received] = await store.listMessages(c.id);
+        const mine = { ...received!, id: `${received!.id}_2`, idempotencyKey: 'k-mine' };
+        expect(await store.appendInbound(mine, 'evt_mine' as EventId)).toMatchObject({ ok: true, duplicate: false });
+        mine.text = 'changed after the write';
+        const after = await store.listEvents(c.id);
+        expect(after.map((e) => e.type)).toEqual(['conversation.created', 'message.received', 'message.received']);
+        expect((await store.listMessages(c.id)).map((m) => m.text)).toEqual(['hello', 'hello']);
         return;
       }
       const attempt =
