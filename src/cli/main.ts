@@ -300,12 +300,14 @@ bench
   .option('--json', 'print only the JSON result on stdout')
   .option('--concurrency <n>', 'episodes at once', positive, 32)
   .option('--latency-ms <ms>', 'latency of every model call', positive, 100)
+  .option('--trials <n>', "trials of billing's 150 dev hand-off episodes in the timed run", positive, 4)
   .option(tau2DirOption, tau2DirHelp)
-  .action(async (opts: { json?: boolean; concurrency: number; latencyMs: number; tau2Dir?: string }) => {
+  .action(async (opts: { json?: boolean; concurrency: number; latencyMs: number; trials: number; tau2Dir?: string }) => {
     const { benchRunner } = await import('./bench-runner.js');
     const result = await benchRunner({
       concurrency: opts.concurrency,
       latencyMs: opts.latencyMs,
+      trials: opts.trials,
       ...(opts.tau2Dir ? { tau2Dir: opts.tau2Dir } : {}),
       progress: (line) => process.stderr.write(`${line}\n`),
     });

@@ -5,6 +5,7 @@
  * assertions, leaves the task unscored rather than passed.
  */
 import OpenAI from 'openai';
+import { nodeFetch } from '../llm/node-fetch.js';
 import { z } from 'zod';
 
 const JudgeResultSchema = z.object({ expectedOutcome: z.string(), reasoning: z.string(), metExpectation: z.boolean() });
@@ -39,6 +40,7 @@ export function createOpenAiJudge(config: OpenAiJudgeConfig): Judge {
     apiKey: config.apiKey ?? 'none',
     maxRetries: 2,
     timeout: config.timeoutMs ?? 120_000,
+    fetch: nodeFetch,
   });
   return {
     model: config.model,

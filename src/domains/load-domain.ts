@@ -18,7 +18,26 @@ export const DOMAIN_VERSIONS: Readonly<Record<DomainName, readonly string[]>> = 
   billing: ['v1'],
 };
 
+/**
+ * Loads a domain once per process and folder: a domain is immutable (its database is deeply
+ * frozen; tasks, tools and policy are read only), and what it learns while scoring — each task's
+ * gold hash, each record's serialisation — is worth keeping across runs in one process.
+ */
+const loaded = new Map<string, Promise<Domain>>();
+
 export async function loadDomain(name: DomainName, options: LoadDomainOptions = {}): Promise<Domain> {
+  const key = JSON.stringify([name, options.version ?? null, options.tau2Dir ?? process.env['BATON_TAU2_DIR'] ?? null]);
+  let domain = loaded.get(key);
+  if (!domain) {
+    domain = loadDomainAfresh(name, options);
+    loaded.set(key, domain);
+    // A failed load (a missing folder, no network) is not remembered: the next call tries again.
+    domain.catch(() => loaded.delete(key));
+  }
+  return domain;
+}
+
+async function loadDomainAfresh(name: DomainName, options: LoadDomainOptions): Promise<Domain> {
   const versions = DOMAIN_VERSIONS[name];
   const version = options.version ?? versions[0];
   if (version === undefined || !versions.includes(version)) {

@@ -11,6 +11,7 @@ import type { Clock } from '../core/clock.js';
 import type { Policy, PolicyFailure, PolicyRequest, PolicyResponse } from '../core/policy.js';
 import { classifyOpenAiError, type AttemptFailure } from './classify-openai-error.js';
 import { sharedEndpointLimiters, type EndpointLimiters } from './endpoint-limiter.js';
+import { nodeFetch } from './node-fetch.js';
 import { readCompletion, toOpenAiMessages, toOpenAiTools, type CompletionReading } from './openai-wire.js';
 import { backoffDelayMs, serverRetryDelayMs } from './retry-delay.js';
 import { createStreamAccumulator } from './stream-accumulator.js';
@@ -83,6 +84,46 @@ export interface OpenAiPolicy extends Policy {
 
 type AttemptOutcome = { ok: true; reading: Extract<CompletionReading, { ok: true }> } | { ok: false; failed: AttemptFailure };
 
+/** Checked configurations by their JSON: the lab builds one policy per simulated customer, all alike. */
+const checked = new Map<string, z.output<typeof OpenAiPolicyConfigSchema>>();
+
+function validConfig(input: OpenAiPolicyConfig): z.output<typeof OpenAiPolicyConfigSchema> {
+  const key = JSON.stringify(input);
+  const known = checked.get(key);
+  if (known) return known;
+  const parsed = OpenAiPolicyConfigSchema.safeParse(input);
+  if (!parsed.success) throw new Error(`invalid OpenAI-compatible policy options:\n${z.prettifyError(parsed.error)}`);
+  if (checked.size >= 256) checked.clear();
+  checked.set(key, parsed.data);
+  return parsed.data;
+}
+
+/**
+ * SDK clients by endpoint, key and timeout. A client holds only its configuration, and building
+ * one costs more than a chat completion's own client-side work: the lab makes a policy per
+ * simulated customer, thousands per run, against one or two endpoints.
+ */
+const clients = new Map<string, OpenAI>();
+
+function clientFor(baseURL: string, apiKey: string, timeoutMs: number): OpenAI {
+  const key = JSON.stringify([baseURL, apiKey, timeoutMs]);
+  let client = clients.get(key);
+  if (!client) {
+    client = new OpenAI({
+      baseURL,
+      // Passed explicitly so that the SDK never falls back to OPENAI_API_KEY from the environment.
+      apiKey,
+      organization: null,
+      project: null,
+      maxRetries: 0,
+      timeout: timeoutMs,
+      fetch: nodeFetch,
+    });
+    clients.set(key, client);
+  }
+  return client;
+}
+
 /**
  * A policy over an OpenAI-compatible endpoint. Throws only on invalid options (a configuration
  * error, before any request); every outcome of a request — including exhausted retries, timeouts
@@ -90,20 +131,10 @@ type AttemptOutcome = { ok: true; reading: Extract<CompletionReading, { ok: true
  */
 export function createOpenAiPolicy(options: OpenAiPolicyOptions): OpenAiPolicy {
   const { clock, sleep = defaultSleep, random = Math.random, limiters = sharedEndpointLimiters, ...rest } = options;
-  const parsed = OpenAiPolicyConfigSchema.safeParse(rest);
-  if (!parsed.success) throw new Error(`invalid OpenAI-compatible policy options:\n${z.prettifyError(parsed.error)}`);
-  const config = parsed.data;
+  const config = validConfig(rest);
   const now = () => (clock ? clock.now() : Date.now());
   const limiter = limiters.forEndpoint(config.baseURL, config.concurrency);
-  const client = new OpenAI({
-    baseURL: config.baseURL,
-    // Passed explicitly so that the SDK never falls back to OPENAI_API_KEY from the environment.
-    apiKey: config.apiKey ?? 'none',
-    organization: null,
-    project: null,
-    maxRetries: 0,
-    timeout: config.timeoutMs,
-  });
+  const client = clientFor(config.baseURL, config.apiKey ?? 'none', config.timeoutMs);
   const totals: OpenAiPolicyUsage = { promptTokens: 0, completionTokens: 0, calls: 0, requests: 0, retries: 0, failures: 0 };
 
   const body = (request: PolicyRequest): ChatCompletionCreateParamsNonStreaming => ({

@@ -25,7 +25,19 @@ interface Row {
  * read costs no copy (the lab reads a conversation's whole log several times per turn).
  */
 function frozen<T>(value: T): T {
-  const root = structuredClone(value);
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return Object.freeze(value.map(frozen)) as T;
+  if (Object.getPrototypeOf(value) !== Object.prototype) {
+    // Not plain data (log entries never hold anything else, but a copy must not lose it).
+    const cloned = structuredClone(value);
+    return Object.isFrozen(cloned) ? cloned : deepFreeze(cloned);
+  }
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) out[key] = frozen((value as Record<string, unknown>)[key]);
+  return Object.freeze(out) as T;
+}
+
+function deepFreeze<T>(root: T): T {
   const stack: unknown[] = [root];
   for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
     if (next === null || typeof next !== 'object' || Object.isFrozen(next)) continue;
