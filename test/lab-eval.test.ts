@@ -12,13 +12,14 @@ const fresh = () => mkdtempSync(join(tmpdir(), 'baton-eval-'));
 const small = ['eval', '--domain', 'billing', '--split', 'dev', '--agent', 'rule', '--styles', 'neutral,impatient', '--trials', '2'];
 
 describe('baton eval', () => {
-  it('two scripted runs with one seed give byte-identical metrics and trajectories, whatever the concurrency', () => {
+  it('scripted runs with one seed give byte-identical metrics and trajectories, whatever the concurrency and threads', () => {
     const cwd = fresh();
     const a = baton([...small, '--seed', '7', '--concurrency', '1', '--out', join(cwd, 'a'), '--json'], cwd);
     const b = baton([...small, '--seed', '7', '--concurrency', '6', '--out', join(cwd, 'b'), '--json'], cwd);
-    expect(a.status, a.stderr).toBe(0);
-    expect(b.status, b.stderr).toBe(0);
+    const c = baton([...small, '--seed', '7', '--concurrency', '5', '--workers', '2', '--out', join(cwd, 'c'), '--json'], cwd);
+    for (const run of [a, b, c]) expect(run.status, run.stderr).toBe(0);
     expect(a.stdout).toBe(b.stdout);
+    expect(a.stdout).toBe(c.stdout);
     const metrics = JSON.parse(a.stdout) as { counts: { episodes: number }; metrics: { success: { value: number; ci: number[] } } };
     expect(metrics.counts.episodes).toBeGreaterThan(20);
     expect(metrics.metrics.success.ci).toHaveLength(2);
@@ -32,6 +33,7 @@ describe('baton eval', () => {
         })
         .sort();
     expect(lines('a')).toEqual(lines('b'));
+    expect(lines('a')).toEqual(lines('c'));
     const run = JSON.parse(readFileSync(join(cwd, 'a', 'run.json'), 'utf8')) as { config: Record<string, unknown> };
     expect(run.config).toMatchObject({ domain: 'billing', agent: 'rule', split: 'dev', trials: 2, seed: 7, task_version: 'v1' });
     expect(String(run.config['variants_checksum'])).toMatch(/^[0-9a-f]{64}$/);
@@ -41,7 +43,8 @@ describe('baton eval', () => {
     const cwd = fresh();
     const out = join(cwd, 'run');
     const args = [...small, '--styles', 'all', '--out', out, '--concurrency', '2'];
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: env(cwd), stdio: 'ignore' });
+    // Killed while two threads run episodes; resumed on one.
+    const child = spawn(process.execPath, [BIN, ...args, '--workers', '2'], { cwd, env: env(cwd), stdio: 'ignore' });
     // Kill it once some episodes are on disk.
     const file = join(out, 'trajectories.jsonl');
     for (let i = 0; i < 600; i++) {

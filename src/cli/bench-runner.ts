@@ -25,6 +25,8 @@ export interface RunnerBenchOptions {
   latencyMs: number;
   /** Trials of each of billing's 150 dev-split hand-off episodes in the timed run. */
   trials: number;
+  /** Threads running episodes (`baton eval --workers`). */
+  workers: number;
   tau2Dir?: string;
   progress: (line: string) => void;
 }
@@ -162,6 +164,7 @@ export async function benchRunner(options: RunnerBenchOptions) {
       benchmark: 'runner',
       concurrency,
       latency_ms: latencyMs,
+      workers: options.workers,
       endpoint: 'scripted OpenAI-compatible server on its own worker thread',
       llm: {
         episodes,

@@ -17,6 +17,7 @@ export interface EvalCommandOptions {
   styles: string;
   trials: number;
   concurrency: number;
+  workers?: number;
   seed: number;
   store: 'memory' | 'sqlite' | 'postgres';
   pgUrl?: string;
@@ -63,6 +64,7 @@ export function evalConfig(opts: EvalCommandOptions, env: NodeJS.ProcessEnv = pr
     styles: styles(opts.styles),
     trials: opts.trials,
     concurrency: opts.concurrency,
+    ...(opts.workers !== undefined && opts.workers > 1 ? { workers: opts.workers } : {}),
     seed: opts.seed,
     store,
     out: opts.out,

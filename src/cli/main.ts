@@ -233,6 +233,7 @@ program
   .option('--styles <list>', 'all, or a comma-separated list of neutral,terse,verbose,impatient,non_native,low_tech_literacy', 'all')
   .option('--trials <n>', 'trials per task and style', positive, 1)
   .option('--concurrency <n>', 'episodes at once', positive, 4)
+  .option('--workers <n>', 'threads running episodes, sharing --concurrency (for model endpoints that outpace one thread)', positive, 1)
   .option('--seed <n>', 'the run seed', seedOption, 1)
   .addOption(new Option('--store <kind>', 'where conversations are kept').choices(['memory', 'sqlite', 'postgres']).default('memory'))
   .option('--pg-url <url>', 'PostgreSQL connection string (with --store postgres; or BATON_PG_URL)')
@@ -301,11 +302,13 @@ bench
   .option('--concurrency <n>', 'episodes at once', positive, 32)
   .option('--latency-ms <ms>', 'latency of every model call', positive, 100)
   .option('--trials <n>', "trials of billing's 150 dev hand-off episodes in the timed run", positive, 4)
+  .option('--workers <n>', 'threads running episodes (baton eval --workers)', positive, 1)
   .option(tau2DirOption, tau2DirHelp)
-  .action(async (opts: { json?: boolean; concurrency: number; latencyMs: number; trials: number; tau2Dir?: string }) => {
+  .action(async (opts: { json?: boolean; concurrency: number; latencyMs: number; trials: number; workers: number; tau2Dir?: string }) => {
     const { benchRunner } = await import('./bench-runner.js');
     const result = await benchRunner({
       concurrency: opts.concurrency,
+      workers: opts.workers,
       latencyMs: opts.latencyMs,
       trials: opts.trials,
       ...(opts.tau2Dir ? { tau2Dir: opts.tau2Dir } : {}),

@@ -17,7 +17,8 @@ const UsageSchema = z.object({ promptTokens: z.number().int().nonnegative(), com
 
 /**
  * One step of the script: what the server does with the next chat-completions request.
- * - `reply`: answer with content and/or tool calls (streamed when the request asks), after `delayMs`;
+ * - `reply`: answer with content and/or tool calls (streamed when the request asks), `delayMs` after
+ *   the request arrived (the server's own reading and checking of it counts towards the delay);
  * - `error`: answer with an HTTP error status, an OpenAI-style error body and extra headers (`Retry-After`);
  * - `raw`: answer with exactly this status and body (malformed answers);
  * - `hang`: never answer — the client's timeout or abort ends it;

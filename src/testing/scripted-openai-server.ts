@@ -98,7 +98,7 @@ export async function startScriptedOpenAiServer(options: ScriptedOpenAiServerOpt
     return step;
   };
 
-  const answerCompletion = async (request: RecordedRequest, res: ServerResponse) => {
+  const answerCompletion = async (request: RecordedRequest, res: ServerResponse, arrivedAt: number) => {
     const checked = ChatRequestSchema.safeParse(request.body);
     if (!checked.success) {
       return sendJson(res, 400, errorBody(`invalid chat-completions request: ${z.prettifyError(checked.error)}`, 'invalid_request_error'));
@@ -111,7 +111,8 @@ export async function startScriptedOpenAiServer(options: ScriptedOpenAiServerOpt
       return sendJson(res, 400, errorBody(message, 'script_exhausted'));
     }
     if (step.type === 'hang') return; // The response stays open until the client or close() ends it.
-    if ('delayMs' in step && step.delayMs) await wait(step.delayMs);
+    // The delay runs from the request's arrival: a server's latency includes its own work.
+    if ('delayMs' in step && step.delayMs) await wait(step.delayMs - (performance.now() - arrivedAt));
     if (res.destroyed) return;
     switch (step.type) {
       case 'disconnect':
@@ -150,6 +151,7 @@ export async function startScriptedOpenAiServer(options: ScriptedOpenAiServerOpt
   });
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const arrivedAt = performance.now();
     const text = await readBody(req);
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const request: RecordedRequest = {
@@ -172,7 +174,7 @@ export async function startScriptedOpenAiServer(options: ScriptedOpenAiServerOpt
     inFlight++;
     maxInFlight = Math.max(maxInFlight, inFlight);
     res.once('close', () => inFlight--);
-    await answerCompletion(request, res);
+    await answerCompletion(request, res, arrivedAt);
   };
 
   await new Promise<void>((resolve, reject) => {

@@ -39,6 +39,12 @@ export interface EvalConfig {
   styles: readonly Style[];
   trials: number;
   concurrency: number;
+  /**
+   * Threads running episodes (default 1: this thread). With more, the `concurrency` episodes in
+   * flight are shared among them, and so is each endpoint's limit; records, the trajectories file
+   * and progress stay with this thread.
+   */
+  workers?: number;
   seed: number;
   store: StoreConfig;
   out: string;
@@ -65,7 +71,7 @@ export interface EvalProgress {
 }
 
 /** One episode to run: a task (or variant), a style, a trial. */
-interface Planned {
+export interface Planned {
   key: string;
   task: DomainTask;
   variant: HandoffVariant | null;
@@ -241,6 +247,58 @@ export async function runEval(config: EvalConfig, progress?: EvalProgress): Prom
   const records: EpisodeRecord[] = existing.filter((r) => order.has(r.key));
   progress?.start(plan.length, plan.length - todo.length);
 
+  let finished = plan.length - todo.length;
+  const finish = (record: EpisodeRecord) => {
+    appendFileSync(trajectoriesFile, `${JSON.stringify(record)}\n`);
+    records.push(record);
+    finished += 1;
+    progress?.episode(record, finished, plan.length);
+  };
+  try {
+    const workers = Math.max(1, Math.min(config.workers ?? 1, todo.length));
+    if (workers > 1) {
+      const { runInWorkers } = await import('./episode-workers.js');
+      await runInWorkers(config, todo, workers, finish);
+    } else {
+      const runner = await createEpisodeRunner(config, domain, variants);
+      try {
+        let next = 0;
+        const loop = async () => {
+          while (next < todo.length) finish(await runner.run(todo[next++] as Planned));
+        };
+        await Promise.all(Array.from({ length: Math.max(1, Math.min(config.concurrency, todo.length)) }, loop));
+      } finally {
+        await runner.close();
+      }
+    }
+  } finally {
+    progress?.stop();
+  }
+  if (config.split === 'test' && !existsSync(join(runDir, '.ledgered'))) {
+    mkdirSync(resolve('.baton'), { recursive: true });
+    appendFileSync(ledgerFile, `${JSON.stringify({ identity: ledgerIdentity(runConfig), out: runDir, at: new Date().toISOString() })}\n`);
+    writeFileSync(join(runDir, '.ledgered'), '');
+  }
+  // Records in plan order, whatever order the workers finished in.
+  records.sort((a, b) => (order.get(a.key) ?? 0) - (order.get(b.key) ?? 0));
+  return { runDir, domain, run, records, ran: todo.length, resumed: plan.length - todo.length };
+}
+
+function readPackageVersion(): string | null {
+  try {
+    return (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Runs the planned episodes of one run: what a worker thread does as well as the main thread. */
+export interface EpisodeRunner {
+  run(planned: Planned): Promise<EpisodeRecord>;
+  close(): Promise<void>;
+}
+
+export async function createEpisodeRunner(config: EvalConfig, domain: Domain, variants: readonly HandoffVariant[]): Promise<EpisodeRunner> {
   const guidelines = config.user === 'llm' ? await loadUserGuidelines(config.tau2Dir) : '';
   const agentPolicy =
     config.agent === 'llm' && config.agentModel
@@ -270,11 +328,8 @@ export async function runEval(config: EvalConfig, progress?: EvalProgress): Prom
   };
 
   const shared: Store | null = config.store.kind === 'memory' ? null : await openStore(config.store);
-  let next = 0;
-  let finished = plan.length - todo.length;
-  const worker = async () => {
-    while (next < todo.length) {
-      const p = todo[next++] as Planned;
+  return {
+    async run(p) {
       const store = shared ?? (await openStore({ kind: 'memory' }));
       const started = performance.now();
       const result = await runEpisode({
@@ -286,36 +341,13 @@ export async function runEval(config: EvalConfig, progress?: EvalProgress): Prom
         store,
         seed: p.seed,
       });
-      const record = {
+      return {
         ...toRecord(result, { variant: p.variant, split: p.split, user: config.user, trial: p.trial, seed: p.seed }),
         wall_ms: Math.round(performance.now() - started),
       };
-      appendFileSync(trajectoriesFile, `${JSON.stringify(record)}\n`);
-      records.push(record);
-      finished += 1;
-      progress?.episode(record, finished, plan.length);
-    }
+    },
+    close: async () => {
+      await shared?.close();
+    },
   };
-  try {
-    await Promise.all(Array.from({ length: Math.max(1, Math.min(config.concurrency, todo.length)) }, worker));
-  } finally {
-    await shared?.close();
-    progress?.stop();
-  }
-  if (config.split === 'test' && !existsSync(join(runDir, '.ledgered'))) {
-    mkdirSync(resolve('.baton'), { recursive: true });
-    appendFileSync(ledgerFile, `${JSON.stringify({ identity: ledgerIdentity(runConfig), out: runDir, at: new Date().toISOString() })}\n`);
-    writeFileSync(join(runDir, '.ledgered'), '');
-  }
-  // Records in plan order, whatever order the workers finished in.
-  records.sort((a, b) => (order.get(a.key) ?? 0) - (order.get(b.key) ?? 0));
-  return { runDir, domain, run, records, ran: todo.length, resumed: plan.length - todo.length };
-}
-
-function readPackageVersion(): string | null {
-  try {
-    return (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? null;
-  } catch {
-    return null;
-  }
 }
