@@ -5,7 +5,17 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runReportCommand } from '../src/cli/report-command.js';
 import { makeRun } from './support/lab-runs.js';
 import type { EpisodeRecord } from '../src/lab/records.js';
-import { buildReport, compareRuns, comparisonText, escapeHtml, loadRuns, scriptJson } from '../src/lab/report/index.js';
+import {
+  buildReport,
+  compareRuns,
+  comparisonText,
+  escapeHtml,
+  kindRows,
+  kindText,
+  loadRuns,
+  passKText,
+  scriptJson,
+} from '../src/lab/report/index.js';
 
 const INJECTED = '<script>alert("pwned")</script><img src=x onerror=alert(1)>';
 
@@ -52,7 +62,8 @@ describe('baton report', () => {
       expect(row?.success.value).toBe(metrics(dir).metrics.success.value);
       expect(row?.over_escalation.value).toBe(metrics(dir).metrics.handoff.over_escalation.value);
       expect(row?.f1.value).toBe(metrics(dir).metrics.handoff.f1.value);
-      expect(row?.pass_k?.k).toBe(1);
+      // One trial: pass^1 only, which the success column already shows.
+      expect(row?.pass_k.map((p) => p.k)).toEqual([1]);
     }
     const always = comparison.rows[1];
     expect(always?.over_escalation.value).toBe(1);
@@ -70,10 +81,47 @@ describe('baton report', () => {
 
     const text = comparisonText(comparison);
     const lines = text.split('\n');
-    expect(lines[0]).toMatch(/^system\s+success \[95% CI\]\s+pass\^k\s+Δ success vs baseline/);
+    expect(lines[0]).toMatch(/^system\s+success \[95% CI\]\s+pass\^k, k ≥ 2\s+Δ success vs baseline/);
     expect(lines[2]).toMatch(/^rule\s+\d+\.\d% \[/);
     expect(lines[4]).toMatch(/^never-transfer \(baseline\)\s+.*±0\.0 pts \[±0\.0, ±0\.0\]/);
     expect(() => compareRuns(runs, 'nobody')).toThrow(/no such system.*rule, always-transfer, never-transfer/);
+    expect(passKText(rule?.pass_k ?? [])).toBe('–');
+    expect(
+      passKText([
+        { k: 1, value: 0.9, ci: [0.8, 1] },
+        { k: 2, value: 0.8, ci: [0.7, 0.9] },
+        { k: 3, value: 0.75, ci: null },
+      ]),
+    ).toBe('^2 80.0% [70.0%, 90.0%] · ^3 75.0%');
+  });
+
+  it('shows the hand-off rate per task kind and system, with what each kind expects', async () => {
+    const runs = await loadRuns([dirs.rule, dirs.always, dirs.never]);
+    const rows = kindRows(runs);
+    const byKind = runs[0]!.metrics.metrics.handoff.by_kind;
+    expect(rows.map((r) => r.kind)).toEqual(Object.keys(byKind));
+    expect(rows.some((r) => r.expected === 'hand off')).toBe(true);
+    expect(rows.some((r) => r.expected === 'keep')).toBe(true);
+    for (const row of rows) {
+      const k = byKind[row.kind]!;
+      expect(row.expected).toBe(k.negatives === 0 ? 'hand off' : k.positives === 0 ? 'keep' : 'mixed');
+      const [rule, always, never] = row.bySystem;
+      expect(rule).toMatchObject({ system: 'rule', episodes: k.positives + k.negatives, transferred: k.transferred });
+      // Always-transfer hands off every episode of every kind; never-transfer none.
+      expect(always).toMatchObject({ system: 'always-transfer', transferred: always!.episodes });
+      expect(always!.rate.value).toBe(1);
+      expect(never).toMatchObject({ system: 'never-transfer', transferred: 0 });
+      expect(never!.rate.value).toBe(0);
+    }
+    const text = kindText(rows, ['rule', 'always-transfer', 'never-transfer']).split('\n');
+    expect(text[0]).toMatch(/^task kind\s+expected\s+rule: handed off\s+always-transfer: handed off\s+never-transfer: handed off$/);
+    expect(text).toHaveLength(rows.length + 2);
+    expect(text[2]).toMatch(new RegExp(`^${rows[0]!.kind}\\s+(hand off|keep|mixed)\\s+\\d+\\.\\d% .*\\(\\d+/\\d+\\)`));
+    const html = await buildReport([dirs.rule, dirs.always, dirs.never]);
+    expect(html).toContain('<table class="comparison kinds" id="kinds">');
+    // Always-transfer goes the wrong way on every kind that expects the agent to keep the customer.
+    const keeps = rows.filter((r) => r.expected === 'keep').length;
+    expect((html.match(/<td class="off">/g) ?? []).length).toBeGreaterThanOrEqual(2 * keeps);
   });
 
   it('writes one self-contained HTML file: table, SVG plots, the episodes once, nothing fetched', async () => {

@@ -4,7 +4,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { comparisonText, compareRuns, loadRuns, renderReport, type Comparison } from '../lab/report/index.js';
+import { comparisonText, compareRuns, kindRows, kindText, loadRuns, renderReport, type Comparison } from '../lab/report/index.js';
 
 export interface ReportCommandOptions {
   runDirs: readonly string[];
@@ -23,6 +23,10 @@ export async function runReportCommand(options: ReportCommandOptions): Promise<{
   const path = resolve(options.out);
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, html);
-  write(`${comparisonText(comparison)}\n\nReport: ${path}\n`);
+  const kinds = kindText(
+    kindRows(runs),
+    runs.map((r) => r.system),
+  );
+  write(`${comparisonText(comparison)}\n\nHand-offs by task kind:\n${kinds}\n\nReport: ${path}\n`);
   return { path, comparison };
 }

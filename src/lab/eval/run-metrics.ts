@@ -33,6 +33,9 @@ export function metricsTable(metrics: RunMetrics): string {
       `${metrics.counts.episodes} / ${metrics.counts.tasks}${metrics.counts.unscored > 0 ? ` (${metrics.counts.unscored} unscored)` : ''}`,
     ],
     ['success (pass^1)', withCi(m.success)],
+    ...Object.entries(m.pass_k)
+      .filter(([k]) => Number(k) >= 2)
+      .map(([k, e]): [string, string] => [`pass^${k}`, withCi(e)]),
     ['hand-off positives / negatives', `${h.positives} / ${h.negatives}`],
     ['hand-off precision', withCi(h.precision)],
     ['hand-off recall', withCi(h.recall)],

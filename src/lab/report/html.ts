@@ -8,7 +8,7 @@ import type { EpisodeAnalysis } from '../metrics/index.js';
 import type { EpisodeRecord } from '../records.js';
 import { loadRuns, type LoadedRun, type LoadOptions } from './load.js';
 import { reportPlots } from './plots.js';
-import { compareRuns, rowCells, TABLE_HEADERS, type Comparison } from './table.js';
+import { compareRuns, kindCells, kindRows, rowCells, TABLE_HEADERS, type Comparison } from './table.js';
 import { VIEWER_SCRIPT } from './viewer-script.js';
 
 export interface ReportOptions extends LoadOptions {
@@ -70,6 +70,7 @@ table.comparison { border-collapse: collapse; width: 100%; font-variant-numeric:
 table.comparison th, table.comparison td { border-bottom: 1px solid var(--line); padding: 6px 8px; text-align: left; vertical-align: top; }
 table.comparison th { background: var(--soft); font-weight: 600; }
 table.comparison tr.baseline td { background: #fbf8e9; }
+table.kinds td.off { background: #fde7e7; }
 .plots { display: grid; grid-template-columns: 1fr; gap: 16px; }
 figure.plot { margin: 0; border: 1px solid var(--line); border-radius: 6px; padding: 12px; }
 figure.plot h3 { margin: 0 0 6px; font-size: 15px; }
@@ -109,6 +110,32 @@ function tableHtml(comparison: Comparison): string {
     })
     .join('\n');
   return `<table class="comparison" id="comparison"><thead>${head}</thead><tbody>\n${rows}\n</tbody></table>`;
+}
+
+/** Hand-off rate per task kind and system; a cell is marked when its kind's expectation is not met by most episodes. */
+function kindHtml(runs: readonly LoadedRun[]): string {
+  const rows = kindRows(runs);
+  const systems = runs.map((r) => r.system);
+  const [head = [], ...body] = kindCells(rows, systems);
+  const headHtml = `<tr>${head.map((h) => `<th scope="col">${escapeHtml(h)}</th>`).join('')}</tr>`;
+  const bodyHtml = body
+    .map((cells, r) => {
+      const row = rows[r];
+      return `<tr data-kind="${escapeHtml(row?.kind ?? '')}">${cells
+        .map((c, i) => {
+          if (i === 0) return `<th scope="row">${escapeHtml(c)}</th>`;
+          const cell = i >= 2 ? row?.bySystem.find((b) => b.system === systems[i - 2]) : undefined;
+          const rate = cell?.rate.value;
+          const off =
+            rate !== null &&
+            rate !== undefined &&
+            ((row?.expected === 'hand off' && rate < 0.5) || (row?.expected === 'keep' && rate > 0.5));
+          return `<td${off ? ' class="off"' : ''}>${escapeHtml(c)}</td>`;
+        })
+        .join('')}</tr>`;
+    })
+    .join('\n');
+  return `<table class="comparison kinds" id="kinds"><thead>${headHtml}</thead><tbody>\n${bodyHtml}\n</tbody></table>`;
 }
 
 function runsHtml(runs: readonly LoadedRun[]): string {
@@ -156,6 +183,9 @@ export function renderReport(runs: readonly LoadedRun[], options: Pick<ReportOpt
 <h2>Comparison</h2>
 ${tableHtml(comparison)}
 ${runsHtml(runs)}
+<h3>Hand-offs by task kind</h3>
+<p class="sub">Share of episodes handed off, with its interval and count. On kinds that call for a hand-off this is recall; on kinds that do not, over-escalation. Cells shaded red went the wrong way more often than not.</p>
+${kindHtml(runs)}
 <details class="notes"><summary>How these figures are computed</summary><ul>${notes.map((n) => `<li>${escapeHtml(n)}</li>`).join('')}</ul></details>
 </section>
 <section id="plots-section">

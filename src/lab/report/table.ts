@@ -13,8 +13,8 @@ export interface ComparisonRow {
   episodes: number;
   tasks: number;
   success: Estimate & { n: number };
-  /** The largest k measured, and pass^k there. */
-  pass_k: { k: number; value: number | null; ci: Estimate['ci'] } | null;
+  /** pass^k for every k measured, in order (k = 1 is success over the groups of trials). */
+  pass_k: { k: number; value: number | null; ci: Estimate['ci'] }[];
   /** Success minus the baseline's on shared tasks (null when the domains differ or nothing is shared). */
   difference: PairedDifference | null;
   f1: Estimate;
@@ -43,11 +43,9 @@ export function compareRuns(runs: readonly LoadedRun[], baselineName?: string): 
   const baseline = resolveBaseline(runs, baselineName);
   const rows = runs.map((run): ComparisonRow => {
     const m = run.metrics.metrics;
-    const ks = Object.keys(m.pass_k)
-      .map(Number)
-      .sort((a, b) => a - b);
-    const k = ks[ks.length - 1];
-    const pk = k === undefined ? undefined : m.pass_k[String(k)];
+    const passK = Object.entries(m.pass_k)
+      .map(([k, figure]) => ({ k: Number(k), value: figure.value, ci: figure.ci }))
+      .sort((a, b) => a.k - b.k);
     const seed = run.metrics.interval?.seed;
     const difference =
       run.domain === baseline.domain
@@ -63,7 +61,7 @@ export function compareRuns(runs: readonly LoadedRun[], baselineName?: string): 
       episodes: run.metrics.counts.episodes,
       tasks: run.metrics.counts.tasks,
       success: m.success,
-      pass_k: k === undefined || !pk ? null : { k, value: pk.value, ci: pk.ci },
+      pass_k: passK,
       difference: difference && difference.shared > 0 ? difference : null,
       f1: m.handoff.f1,
       over_escalation: m.handoff.over_escalation,
@@ -92,10 +90,16 @@ export function differenceText(d: PairedDifference | null): string {
   return `${signedPct(d.value)} pts${ci} (${d.shared} tasks)`;
 }
 
+/** pass^2, pass^3, …: `^2 40.0% [30.0%, 50.0%] · ^3 …`, or `–` with one trial (pass^1 is the success column's). */
+export function passKText(passK: ComparisonRow['pass_k']): string {
+  const beyond = passK.filter((p) => p.k >= 2);
+  return beyond.length === 0 ? '–' : beyond.map((p) => `^${p.k} ${withInterval(p)}`).join(' · ');
+}
+
 export const TABLE_HEADERS = [
   'system',
   'success [95% CI]',
-  'pass^k',
+  'pass^k, k ≥ 2',
   'Δ success vs baseline',
   'hand-off F1',
   'over-escalation',
@@ -108,7 +112,7 @@ export function rowCells(row: ComparisonRow, baseline: string): string[] {
   return [
     row.system + (row.system === baseline ? ' (baseline)' : ''),
     withInterval(row.success),
-    row.pass_k ? `pass^${row.pass_k.k} ${withInterval(row.pass_k)}` : '–',
+    passKText(row.pass_k),
     differenceText(row.difference),
     withInterval(row.f1),
     withInterval(row.over_escalation),
@@ -117,14 +121,68 @@ export function rowCells(row: ComparisonRow, baseline: string): string[] {
   ];
 }
 
-/** The table as plain text for a terminal. */
-export function comparisonText(comparison: Comparison): string {
-  const lines = [TABLE_HEADERS.slice(), ...comparison.rows.map((r) => rowCells(r, comparison.baseline))];
-  const widths = TABLE_HEADERS.map((_, i) => Math.max(...lines.map((l) => (l[i] ?? '').length)));
+/** Rows of cells as aligned plain text, the first row a header underlined with dashes. */
+function textTable(lines: readonly (readonly string[])[]): string {
+  const header = lines[0] ?? [];
+  const widths = header.map((_, i) => Math.max(...lines.map((l) => (l[i] ?? '').length)));
   const fmt = (cells: readonly string[]) =>
     cells
       .map((c, i) => c.padEnd(widths[i] ?? 0))
       .join('  ')
       .trimEnd();
-  return [fmt(lines[0] ?? []), widths.map((w) => '-'.repeat(w)).join('  '), ...lines.slice(1).map(fmt)].join('\n');
+  return [fmt(header), widths.map((w) => '-'.repeat(w)).join('  '), ...lines.slice(1).map(fmt)].join('\n');
+}
+
+/** The table as plain text for a terminal. */
+export function comparisonText(comparison: Comparison): string {
+  return textTable([TABLE_HEADERS.slice(), ...comparison.rows.map((r) => rowCells(r, comparison.baseline))]);
+}
+
+/** One task kind across systems: how often each handed off, and whether it should have. */
+export interface KindRow {
+  kind: string;
+  /** `hand off` when every episode of the kind should be handed off, `keep` when none, else `mixed`. */
+  expected: 'hand off' | 'keep' | 'mixed';
+  bySystem: { system: string; episodes: number; transferred: number; rate: Estimate }[];
+}
+
+/**
+ * Hand-off rate per task kind and system: recall on kinds that call for a hand-off, over-escalation
+ * on kinds that do not. Kinds in the order of the first run, then any only later runs have.
+ */
+export function kindRows(runs: readonly LoadedRun[]): KindRow[] {
+  const kinds = [...new Set(runs.flatMap((r) => Object.keys(r.metrics.metrics.handoff.by_kind)))];
+  return kinds.map((kind): KindRow => {
+    let positives = 0;
+    let negatives = 0;
+    const bySystem = runs.flatMap((run) => {
+      const k = run.metrics.metrics.handoff.by_kind[kind];
+      if (!k) return [];
+      positives += k.positives;
+      negatives += k.negatives;
+      return [{ system: run.system, episodes: k.positives + k.negatives, transferred: k.transferred, rate: k.rate }];
+    });
+    const expected = negatives === 0 ? 'hand off' : positives === 0 ? 'keep' : 'mixed';
+    return { kind, expected, bySystem };
+  });
+}
+
+/** The header and cells of the per-kind table: one row per kind, one column per system. */
+export function kindCells(rows: readonly KindRow[], systems: readonly string[]): string[][] {
+  return [
+    ['task kind', 'expected', ...systems.map((s) => `${s}: handed off`)],
+    ...rows.map((row) => [
+      row.kind,
+      row.expected,
+      ...systems.map((system) => {
+        const cell = row.bySystem.find((c) => c.system === system);
+        return cell ? `${withInterval(cell.rate)} (${cell.transferred}/${cell.episodes})` : '–';
+      }),
+    ]),
+  ];
+}
+
+/** The per-kind table as plain text. */
+export function kindText(rows: readonly KindRow[], systems: readonly string[]): string {
+  return textTable(kindCells(rows, systems));
 }
