@@ -301,7 +301,7 @@ bench
   .option('--json', 'print only the JSON result on stdout')
   .option('--concurrency <n>', 'episodes at once', positive, 32)
   .option('--latency-ms <ms>', 'latency of every model call', positive, 100)
-  .option('--trials <n>', "trials of billing's 150 dev hand-off episodes in the timed run", positive, 4)
+  .option('--trials <n>', "trials of billing's 150 dev hand-off episodes in the timed run", positive, 8)
   .option('--workers <n>', 'threads running episodes (baton eval --workers)', positive, 1)
   .option(tau2DirOption, tau2DirHelp)
   .action(async (opts: { json?: boolean; concurrency: number; latencyMs: number; trials: number; workers: number; tau2Dir?: string }) => {

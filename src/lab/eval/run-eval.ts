@@ -6,7 +6,7 @@
  * the same agent configuration is refused a second test run unless forced.
  */
 import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { DomainName, Domain, DomainTask } from '../../domains/domain.js';
 import { loadDomain } from '../../domains/load-domain.js';
@@ -248,8 +248,11 @@ export async function runEval(config: EvalConfig, progress?: EvalProgress): Prom
   progress?.start(plan.length, plan.length - todo.length);
 
   let finished = plan.length - todo.length;
+  // Open once for the run: each record is one write(2) of a whole line, on disk before the next starts.
+  const out = openSync(trajectoriesFile, 'a');
   const finish = (record: EpisodeRecord) => {
-    appendFileSync(trajectoriesFile, `${JSON.stringify(record)}\n`);
+    const line = Buffer.from(`${JSON.stringify(record)}\n`);
+    for (let at = 0; at < line.length; ) at += writeSync(out, line, at);
     records.push(record);
     finished += 1;
     progress?.episode(record, finished, plan.length);
@@ -272,6 +275,7 @@ export async function runEval(config: EvalConfig, progress?: EvalProgress): Prom
       }
     }
   } finally {
+    closeSync(out);
     progress?.stop();
   }
   if (config.split === 'test' && !existsSync(join(runDir, '.ledgered'))) {
