@@ -290,7 +290,7 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
         }).toThrow(TypeError);
         await gateway.receive(c.id, { text: 'hello', idempotencyKey: 'k-frozen' });
         const [received] = await store.listMessages(c.id);
-        const mine = { ...received!, id: `${received!.id}_2`, idempotencyKey: 'k-mine' };
+        const mine: Message = { ...received!, id: `${received!.id}_2` as Message['id'], idempotencyKey: 'k-mine' };
         expect(await store.appendInbound(mine, 'evt_mine' as EventId)).toMatchObject({ ok: true, duplicate: false });
         mine.text = 'changed after the write';
         const after = await store.listEvents(c.id);
