@@ -252,7 +252,7 @@ export async function runEval(config: EvalConfig, progress?: EvalProgress): Prom
   const out = openSync(trajectoriesFile, 'a');
   const finish = (record: EpisodeRecord) => {
     const line = Buffer.from(`${JSON.stringify(record)}\n`);
-    for (let at = 0; at < line.length; ) at += writeSync(out, line, at);
+    for (let at = 0; at < line.length;) at += writeSync(out, line, at);
     records.push(record);
     finished += 1;
     progress?.episode(record, finished, plan.length);
