@@ -24,6 +24,12 @@ export type TrajectoryMessage =
        * replay such calls. tau2-bench executes every call, so its trajectories leave this unset.
        */
       executed?: boolean;
+      /**
+       * Why Baton's harness refused the call, when it did: `unknown_tool`, `invalid_arguments`
+       * (not JSON, or not what the tool's schema takes), `needs_confirmation`, `constraint`,
+       * `rule`, `declined`. Rewards count the first two as format errors.
+       */
+      refusal?: string;
     };
 
 /** tau2-bench's termination reasons. */

@@ -194,6 +194,7 @@ function appendTurn(
           error: outcome.status !== 'succeeded',
           requestor: 'assistant',
           executed: reached,
+          ...(outcome.status === 'refused' ? { refusal: outcome.why } : {}),
         });
       } else if (call === applied_call) {
         handoffCallId = call.id;
