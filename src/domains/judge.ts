@@ -4,8 +4,7 @@
  * metExpectation}]}`. A judge that fails, or answers with a result count that does not match the
  * assertions, leaves the task unscored rather than passed.
  */
-import OpenAI from 'openai';
-import { nodeFetch } from '../llm/node-fetch.js';
+import { createJsonGrader } from '../llm/json-grader.js';
 import { z } from 'zod';
 
 const JudgeResultSchema = z.object({ expectedOutcome: z.string(), reasoning: z.string(), metExpectation: z.boolean() });
@@ -35,29 +34,14 @@ const SYSTEM = [
 
 /** A judge behind an OpenAI-compatible endpoint. */
 export function createOpenAiJudge(config: OpenAiJudgeConfig): Judge {
-  const client = new OpenAI({
-    baseURL: config.baseURL,
-    apiKey: config.apiKey ?? 'none',
-    maxRetries: 2,
-    timeout: config.timeoutMs ?? 120_000,
-    fetch: nodeFetch,
-  });
+  const ask = createJsonGrader(config);
   return {
     model: config.model,
     async judge({ trajectory, assertions }) {
       const user = `<conversation>\n${trajectory}\n</conversation>\n\n<expected_outcomes>\n${assertions.map((a, i) => `${i + 1}. ${a}`).join('\n')}\n</expected_outcomes>`;
       let text: string | null | undefined;
       try {
-        const completion = await client.chat.completions.create({
-          model: config.model,
-          temperature: 0,
-          response_format: { type: 'json_object' },
-          messages: [
-            { role: 'system', content: SYSTEM },
-            { role: 'user', content: user },
-          ],
-        });
-        text = completion.choices[0]?.message.content;
+        text = await ask(SYSTEM, user);
       } catch (error) {
         return { ok: false, error: error instanceof Error ? error.message : String(error) };
       }
