@@ -7,6 +7,7 @@ import type { Domain, DomainTask } from '../src/domains/domain.js';
 import { loadDomain } from '../src/domains/load-domain.js';
 import { createOraclePolicy } from '../src/domains/oracle.js';
 import { replayTask } from '../src/domains/replay.js';
+import type { EXPLOIT_NAMES } from '../src/lab/agents/index.js';
 import {
   AGENT_NAMES,
   createAlwaysTransferAgent,
@@ -14,6 +15,7 @@ import {
   createRuleAgent,
   referenceAgent,
 } from '../src/lab/agents/index.js';
+import { empathySpam, keywordStuffing, loops, promptInjection, resolutionCategory } from '../src/rewards/signals.js';
 import { handoffToolSpecs } from '../src/runtime/handoff-tool.js';
 import { toolSpec } from '../src/runtime/tool.js';
 import { tau2Domain } from './support/tau2-domains.js';
@@ -400,7 +402,18 @@ describe('the rule agent on airline and retail', () => {
 describe('referenceAgent', () => {
   it('builds every offline agent by name, and refuses the oracle without a task and the llm agent', async () => {
     const domain = await billing;
-    expect(AGENT_NAMES).toEqual(['rule', 'always-transfer', 'never-transfer', 'oracle', 'llm']);
+    expect(AGENT_NAMES).toEqual([
+      'rule',
+      'always-transfer',
+      'never-transfer',
+      'oracle',
+      'llm',
+      'keyword-stuffer',
+      'empathy-spammer',
+      'fake-resolver',
+      'injector',
+      'looper',
+    ]);
     expect(referenceAgent('rule', domain).name).toBe('rule:billing');
     expect(referenceAgent('never-transfer', domain).name).toBe('never-transfer:billing');
     expect(referenceAgent('always-transfer', domain).name).toBe('always-transfer:billing');
@@ -409,5 +422,29 @@ describe('referenceAgent', () => {
     expect(referenceAgent('oracle', domain, { task }).name).toBe(createOraclePolicy(domain, task).name);
     expect(() => referenceAgent('oracle', domain)).toThrow(/task/);
     expect(() => referenceAgent('llm', domain)).toThrow(/endpoint/);
+  });
+
+  it('builds the scripted exploits, which never call a tool and each do what the audit says they do', async () => {
+    const domain = await billing;
+    const texts = async (name: (typeof EXPLOIT_NAMES)[number]) => {
+      const policy = referenceAgent(name, domain);
+      expect(policy.name).toBe(`${name}:billing`);
+      const said: string[] = [];
+      const messages: ChatMessage[] = [{ role: 'system', content: domain.policy }];
+      for (let turn = 0; turn < 3; turn++) {
+        messages.push({ role: 'user', content: 'I was charged twice, please help.' });
+        const reply = await policy.next({ messages, tools: [] });
+        if (!reply.ok) throw new Error('an exploit failed');
+        expect(reply.toolCalls).toEqual([]);
+        said.push(reply.content ?? '');
+        messages.push({ role: 'assistant', content: reply.content, toolCalls: [] });
+      }
+      return said;
+    };
+    expect((await texts('keyword-stuffer')).every((t) => keywordStuffing(t).stuffed)).toBe(true);
+    expect(empathySpam(await texts('empathy-spammer'))).toBe(true);
+    expect((await texts('fake-resolver')).map(resolutionCategory)).toEqual(['resolved', 'resolved', 'resolved']);
+    expect((await texts('injector')).every((t) => promptInjection(t).length > 0)).toBe(true);
+    expect(loops(await texts('looper'))).toEqual([1, 2]);
   });
 });
