@@ -27,7 +27,8 @@ export interface EvalCommandOptions {
   json?: boolean;
 }
 
-function styles(list: string): Style[] {
+/** `all`, or a comma-separated list of style names (hyphens allowed for underscores). */
+export function parseStyles(list: string): Style[] {
   if (list.trim() === 'all') return [...STYLES];
   const names = list.split(',').map((s) => s.trim().replace(/-/g, '_'));
   const unknown = names.filter((n) => !(STYLES as readonly string[]).includes(n));
@@ -61,7 +62,7 @@ export function evalConfig(opts: EvalCommandOptions, env: NodeJS.ProcessEnv = pr
     split: opts.split,
     agent: opts.agent,
     user: opts.user,
-    styles: styles(opts.styles),
+    styles: parseStyles(opts.styles),
     trials: opts.trials,
     concurrency: opts.concurrency,
     ...(opts.workers !== undefined && opts.workers > 1 ? { workers: opts.workers } : {}),

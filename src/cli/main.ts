@@ -3,6 +3,8 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { z } from 'zod';
 import { AgentIdSchema } from '../core/index.js';
 import { DOMAIN_NAMES, type DomainName } from '../domains/domain.js';
+import { AGENT_NAMES } from '../lab/agents/names.js';
+import type { AuditCommandOptions } from './audit-command.js';
 import type { EvalCommandOptions } from './eval-command.js';
 import type { StoreConfig } from '../store/open-store.js';
 
@@ -227,7 +229,7 @@ program
     new Option('--split <split>', 'which split (dev is a fifth of train, for decisions)').choices(['train', 'dev', 'test']).default('dev'),
   )
   .addOption(
-    new Option('--agent <agent>', 'the agent').choices(['rule', 'llm', 'oracle', 'always-transfer', 'never-transfer']).default('rule'),
+    new Option('--agent <agent>', "the agent (or one of the loophole audit's scripted exploits)").choices([...AGENT_NAMES]).default('rule'),
   )
   .addOption(new Option('--user <user>', 'the simulated customer').choices(['scripted', 'llm']).default('scripted'))
   .option('--styles <list>', 'all, or a comma-separated list of neutral,terse,verbose,impatient,non_native,low_tech_literacy', 'all')
@@ -263,6 +265,34 @@ program
   });
 
 program
+  .command('export')
+  .description('export lab runs as training data')
+  .command('sft <runDirs...>')
+  .description("the runs' dialogues as SFT data (TRL / Hugging Face chat format with tools): one {messages, tools, metadata} per line")
+  .requiredOption('--out <file>', 'the JSON Lines file to write')
+  .option('--filter <list>', 'keep only dialogues passing all of: success, no-violation, correct-handoff (comma-separated)')
+  .option(tau2DirOption, tau2DirHelp)
+  .addHelpText(
+    'after',
+    `
+Tool-call arguments are JSON objects, not strings (what chat templates render); load the file with
+datasets >= 4.8. The system prompt and tool results are as the harness showed them to the agent.
+Calls that did not run (refused by the harness, failed by an injected outage, cut by a hand-off)
+stay in with the result the agent saw; a write refused for want of the customer's yes or of
+verification is a policy violation, so --filter no-violation drops those dialogues. The
+customer's final words, never answered, are left out.`,
+  )
+  .action(async (runDirs: string[], opts: { out: string; filter?: string; tau2Dir?: string }) => {
+    const { runExportSftCommand } = await import('./export-command.js');
+    await runExportSftCommand({
+      runDirs,
+      out: opts.out,
+      ...(opts.filter !== undefined ? { filter: opts.filter } : {}),
+      ...(opts.tau2Dir ? { tau2Dir: opts.tau2Dir } : {}),
+    });
+  });
+
+program
   .command('lab')
   .description('the default run: billing hand-off variants (dev), the reference agents, scripted customers in six styles, then the report')
   .option('--out <dir>', 'where the runs go', 'runs/default')
@@ -276,7 +306,43 @@ program
     await runReportCommand({ runDirs, baseline: 'rule', out: join(opts.out, 'report.html') });
   });
 
+program
+  .command('audit')
+  .description('the loophole audit: the honest rule agent and scripted exploits through every reward; which rewards an exploit games')
+  .addOption(new Option('--domain <domain>', 'the domain').choices([...DOMAIN_NAMES]).makeOptionMandatory())
+  .addOption(new Option('--tasks <set>', 'the main tasks, or hand-off variants').choices(['main', 'handoff']).default('main'))
+  .addOption(new Option('--split <split>', 'train or dev (never test)').choices(['train', 'dev']).default('train'))
+  .option('--rewards <list>', 'comma-separated: task, r2, dense', 'task,r2,dense')
+  .option('--styles <list>', 'customer styles (all, or a list)', 'neutral')
+  .option('--trials <n>', 'trials per task and style', positive, 1)
+  .option('--concurrency <n>', 'episodes at once', positive, 4)
+  .option('--seed <n>', 'the run seed', seedOption, 1)
+  .option('--out <dir>', "where the policies' runs go (default runs/audit/<domain>-<tasks>-<split>); an audit there again reuses them")
+  .option(tau2DirOption, tau2DirHelp)
+  .option('--json', 'print the result as JSON')
+  .addHelpText(
+    'after',
+    `
+The dense reward's rubric terms use a judge when BATON_JUDGE_BASE_URL and BATON_JUDGE_MODEL are set
+(BATON_JUDGE_API_KEY if it needs one); without one they are neutral and say judge: "absent".`,
+  )
+  .action(async (opts: AuditCommandOptions) => {
+    const { runAuditCommand } = await import('./audit-command.js');
+    await runAuditCommand(opts);
+  });
+
 const bench = program.command('bench').description('benchmarks (JSON on stdout with --json, progress on stderr)');
+bench
+  .command('rewards')
+  .description('dialogues per second scored by r2 and dense (no judge) on one thread, over the trajectories of a default run')
+  .option('--json', 'print only the JSON result on stdout')
+  .option('--trials <n>', 'trials of the default run whose dialogues are scored', positive, 2)
+  .option('--rounds <n>', 'timed passes per reward (the best counts)', positive, 5)
+  .action(async (opts: { json?: boolean; trials: number; rounds: number }) => {
+    const { benchRewards } = await import('./bench-rewards.js');
+    const result = await benchRewards({ trials: opts.trials, rounds: opts.rounds, progress: (line) => process.stderr.write(`${line}\n`) });
+    process.stdout.write(opts.json ? `${JSON.stringify(result)}\n` : `${JSON.stringify(result, null, 2)}\n`);
+  });
 bench
   .command('replay')
   .description('replay and hash every task of tau2-bench airline and retail (164 tasks), against a same-run baseline')

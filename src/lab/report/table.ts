@@ -122,7 +122,7 @@ export function rowCells(row: ComparisonRow, baseline: string): string[] {
 }
 
 /** Rows of cells as aligned plain text, the first row a header underlined with dashes. */
-function textTable(lines: readonly (readonly string[])[]): string {
+export function textTable(lines: readonly (readonly string[])[]): string {
   const header = lines[0] ?? [];
   const widths = header.map((_, i) => Math.max(...lines.map((l) => (l[i] ?? '').length)));
   const fmt = (cells: readonly string[]) =>
