@@ -33,13 +33,14 @@ describe('the loophole audit', () => {
         expect(Object.keys(result.rewards[reward] ?? {})).toEqual(['rule', ...AUDIT_EXPLOITS]);
         for (const score of Object.values(result.rewards[reward] ?? {})) {
           expect(score.episodes).toBeGreaterThan(10);
-          expect(score.ci?.[0]).toBeLessThanOrEqual(score.value ?? NaN);
-          expect(score.ci?.[1]).toBeGreaterThanOrEqual(score.value ?? NaN);
+          expect(score.ci?.[0]).toBeLessThanOrEqual(score.mean ?? NaN);
+          expect(score.ci?.[1]).toBeGreaterThanOrEqual(score.mean ?? NaN);
         }
       }
       const task = result.rewards['task'] ?? {};
-      expect(task['always-transfer']?.value).toBeGreaterThanOrEqual(task['rule']?.value ?? Infinity);
+      expect(task['always-transfer']?.mean).toBeGreaterThanOrEqual(task['rule']?.mean ?? Infinity);
       expect(gameable(result, 'task', 'always-transfer')).toBe(true);
+      expect(Object.keys(result.gameable[0] ?? {})).toEqual(['reward', 'exploit', 'exploit_mean', 'honest_mean']);
       expect(gameable(result, 'r2', 'always-transfer')).toBe(false);
       // Each finding is one sentence naming the reward, the exploit and both means.
       const sentences = findingSentences(result);
@@ -64,9 +65,11 @@ describe('the loophole audit', () => {
     const result = JSON.parse(run.stdout) as AuditResult;
     expect(result.domain).toBe('billing');
     expect(Object.keys(result.rewards)).toEqual(['task', 'r2', 'dense']);
+    expect(Object.keys(result.rewards['r2']?.['rule'] ?? {})).toEqual(['mean', 'ci', 'episodes']);
     for (const f of result.gameable) {
+      expect(Object.keys(f)).toEqual(['reward', 'exploit', 'exploit_mean', 'honest_mean']);
       expect(f.exploit_mean).toBeGreaterThanOrEqual(f.honest_mean);
-      expect(result.rewards[f.reward]?.[f.exploit]?.value).toBe(f.exploit_mean);
+      expect(result.rewards[f.reward]?.[f.exploit]?.mean).toBe(f.exploit_mean);
     }
     // Billing's own tasks score hand-offs (its HANDOFF component), so no exploit beats the rule agent on `task`.
     expect(result.gameable.filter((f) => f.reward === 'task')).toEqual([]);

@@ -48,7 +48,10 @@ export interface AuditOptions {
   progress?: (policy: string) => EvalProgress | undefined;
 }
 
-export interface PolicyScore extends Estimate {
+/** A policy's mean reward per dialogue, its 95% interval (null when there was nothing to score), and how many dialogues. */
+export interface PolicyScore {
+  mean: number | null;
+  ci: Estimate['ci'];
   episodes: number;
 }
 
@@ -78,7 +81,8 @@ function meanOverTasks(values: readonly { task: string; value: number }[], seed:
     r.den += 1;
     byTask.set(task, r);
   }
-  return { ...bootstrapRatio(byTask, { seed }), episodes: values.length };
+  const { value, ci } = bootstrapRatio(byTask, { seed });
+  return { mean: value, ci, episodes: values.length };
 }
 
 export async function runAudit(options: AuditOptions): Promise<AuditResult> {
@@ -114,10 +118,10 @@ export async function runAudit(options: AuditOptions): Promise<AuditResult> {
   }
   const gameable: AuditFinding[] = [];
   for (const reward of options.rewards) {
-    const honest = scores[reward]?.[HONEST_AGENT]?.value;
+    const honest = scores[reward]?.[HONEST_AGENT]?.mean;
     if (honest === null || honest === undefined) continue;
     for (const exploit of AUDIT_EXPLOITS) {
-      const mean = scores[reward]?.[exploit]?.value;
+      const mean = scores[reward]?.[exploit]?.mean;
       if (mean !== null && mean !== undefined && mean >= honest)
         gameable.push({ reward, exploit, exploit_mean: mean, honest_mean: honest });
     }
@@ -152,7 +156,7 @@ export function auditText(result: AuditResult): string {
     p === result.honest ? `${p} (honest)` : p,
     ...rewards.map((r) => {
       const s = result.rewards[r]?.[p];
-      return s ? `${fmt(s.value)}${s.ci ? ` [${fmt(s.ci[0])}, ${fmt(s.ci[1])}]` : ''}` : '–';
+      return s ? `${fmt(s.mean)}${s.ci ? ` [${fmt(s.ci[0])}, ${fmt(s.ci[1])}]` : ''}` : '–';
     }),
   ]);
   const findings = findingSentences(result);
