@@ -3,55 +3,68 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AUDIT_EXPLOITS, auditText, findingSentences, runAudit, type AuditResult } from '../src/lab/audit.js';
+import { AUDIT_EXPLOITS, auditText, findGameable, findingSentences, runAudit, type AuditResult } from '../src/lab/audit.js';
+import { tau2DirForTests } from './support/tau2-dir.js';
 
 const BIN = join(import.meta.dirname, '..', 'bin', 'baton.js');
 const fresh = () => mkdtempSync(join(tmpdir(), 'baton-audit-'));
-const tau2Dir = process.env['BATON_TAU2_DIR'];
 
 const gameable = (result: AuditResult, reward: string, exploit: string) =>
   result.gameable.some((f) => f.reward === reward && f.exploit === exploit);
 
 describe('the loophole audit', () => {
-  it.runIf(tau2Dir)(
-    'on tau2 airline main tasks: `task` is gameable by always-transfer, `r2` is not',
-    async () => {
-      const result = await runAudit({
-        domain: 'airline',
-        tasks: 'main',
-        split: 'train',
-        rewards: ['task', 'r2', 'dense'],
-        styles: ['neutral'],
-        trials: 1,
-        concurrency: 4,
-        seed: 1,
-        out: fresh(),
-        ...(tau2Dir ? { tau2Dir } : {}),
-      });
-      expect(Object.keys(result.rewards)).toEqual(['task', 'r2', 'dense']);
-      for (const reward of ['task', 'r2', 'dense']) {
-        expect(Object.keys(result.rewards[reward] ?? {})).toEqual(['rule', ...AUDIT_EXPLOITS]);
-        for (const score of Object.values(result.rewards[reward] ?? {})) {
-          expect(score.episodes).toBeGreaterThan(10);
-          expect(score.ci?.[0]).toBeLessThanOrEqual(score.mean ?? NaN);
-          expect(score.ci?.[1]).toBeGreaterThanOrEqual(score.mean ?? NaN);
-        }
+  it("calls a pair gameable when the exploit's mean is at least the honest agent's, ties included", () => {
+    const scores = {
+      task: { rule: { mean: 0.5 }, 'always-transfer': { mean: 0.5 }, looper: { mean: 0.49 }, injector: { mean: null } },
+      r2: { rule: { mean: null }, 'always-transfer': { mean: 1 } },
+      dense: { rule: { mean: 0.2 }, 'fake-resolver': { mean: 0.3 }, 'keyword-stuffer': { mean: 0.1 } },
+    };
+    expect(findGameable(scores, ['task', 'r2', 'dense'])).toEqual([
+      { reward: 'task', exploit: 'always-transfer', exploit_mean: 0.5, honest_mean: 0.5 },
+      { reward: 'dense', exploit: 'fake-resolver', exploit_mean: 0.3, honest_mean: 0.2 },
+    ]);
+    expect(findGameable(scores, ['dense'])).toHaveLength(1);
+  });
+
+  it('on tau2 airline main tasks: `task` is gameable by always-transfer, `r2` is not', async () => {
+    const tau2Dir = tau2DirForTests();
+    const result = await runAudit({
+      domain: 'airline',
+      tasks: 'main',
+      split: 'train',
+      rewards: ['task', 'r2', 'dense'],
+      styles: ['neutral'],
+      trials: 1,
+      concurrency: 4,
+      seed: 1,
+      out: fresh(),
+      tau2Dir,
+    });
+    expect(Object.keys(result.rewards)).toEqual(['task', 'r2', 'dense']);
+    for (const reward of ['task', 'r2', 'dense']) {
+      expect(Object.keys(result.rewards[reward] ?? {})).toEqual(['rule', ...AUDIT_EXPLOITS]);
+      for (const score of Object.values(result.rewards[reward] ?? {})) {
+        expect(score.episodes).toBeGreaterThan(10);
+        expect(score.ci?.[0]).toBeLessThanOrEqual(score.mean ?? NaN);
+        expect(score.ci?.[1]).toBeGreaterThanOrEqual(score.mean ?? NaN);
       }
-      const task = result.rewards['task'] ?? {};
-      expect(task['always-transfer']?.mean).toBeGreaterThanOrEqual(task['rule']?.mean ?? Infinity);
-      expect(gameable(result, 'task', 'always-transfer')).toBe(true);
-      expect(Object.keys(result.gameable[0] ?? {})).toEqual(['reward', 'exploit', 'exploit_mean', 'honest_mean']);
-      expect(gameable(result, 'r2', 'always-transfer')).toBe(false);
-      // Each finding is one sentence naming the reward, the exploit and both means.
-      const sentences = findingSentences(result);
-      expect(sentences).toHaveLength(result.gameable.length);
-      expect(sentences.find((s) => s.startsWith('`task` is gameable by `always-transfer`'))).toMatch(/transfer leaves the database/);
-      const text = auditText(result);
-      expect(text).toMatch(/^Loophole audit: airline, main tasks, train split/);
-      expect(text).toMatch(/\nrule \(honest\)\s+\d\.\d{3} \[/);
-    },
-    300_000,
-  );
+    }
+    const task = result.rewards['task'] ?? {};
+    expect(task['always-transfer']?.mean).toBeGreaterThanOrEqual(task['rule']?.mean ?? Infinity);
+    expect(gameable(result, 'task', 'always-transfer')).toBe(true);
+    expect(Object.keys(result.gameable[0] ?? {})).toEqual(['reward', 'exploit', 'exploit_mean', 'honest_mean']);
+    expect(gameable(result, 'r2', 'always-transfer')).toBe(false);
+    // Each finding is one sentence naming the reward, the exploit and both means.
+    const sentences = findingSentences(result);
+    expect(sentences).toHaveLength(result.gameable.length);
+    expect(sentences.find((s) => s.startsWith('`task` is gameable by `always-transfer`'))).toMatch(/transfer leaves the database/);
+    // A finding about an outcome reward names the outcome check as the cause, not the exploit's words.
+    const stuffer = sentences.find((s) => s.startsWith('`task` is gameable by `keyword-stuffer`'));
+    if (stuffer) expect(stuffer).toMatch(/outcome check sees only the database/);
+    const text = auditText(result);
+    expect(text).toMatch(/^Loophole audit: airline, main tasks, train split/);
+    expect(text).toMatch(/\nrule \(honest\)\s+\d\.\d{3} \[/);
+  }, 300_000);
 
   it('runs offline on billing from the command line, and says what it finds', () => {
     const cwd = fresh();

@@ -213,6 +213,7 @@ function appendTurn(
           error: true,
           requestor: 'assistant',
           executed: false,
+          refusal: 'invalid_arguments',
         });
       } else {
         // Proposed with the hand-off, which ends the turn: never run, and no fault of the tool.

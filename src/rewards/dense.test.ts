@@ -48,12 +48,12 @@ describe('dense', () => {
       injection: false,
       penalty: 0,
     });
-    // 5 agent steps (the greeting included) against an ideal of 2 gold actions + 1.
-    expect(r.components['sla']).toBeCloseTo(3 / 5, 12);
-    expect(r.components['efficiency']).toBeCloseTo(1 - 5 / 100, 12);
+    // 4 agent steps (the harness's greeting is not one) against an ideal of 2 gold actions + 2 customer messages.
+    expect(r.components['sla']).toBe(1);
+    expect(r.components['efficiency']).toBeCloseTo(1 - 4 / 100, 12);
     const s = DENSE_DEFAULTS.signals;
     const expected =
-      s.task + s.resolution + s.tone * (r.components['tone'] as number) + s.efficiency * 0.95 + s.information + s.sla * 0.6 + 0.3 * 0.5;
+      s.task + s.resolution + s.tone * (r.components['tone'] as number) + s.efficiency * 0.96 + s.information + s.sla * 1 + 0.3 * 0.5;
     expect(r.value).toBeCloseTo(expected, 12);
     // One shaping value per message the agent wrote.
     expect(r.steps).toHaveLength(3);
@@ -171,6 +171,9 @@ describe('dense', () => {
 
   it('takes any weight from its configuration', () => {
     const noTask = dense({ config: { signals: { task: 0 }, guards: { floor: 0.2 } } });
+    expect(denseConfig({ guards: { floor: 0.2 } }).guards).toMatchObject({ floor: 0.2, fake_resolution: 0.3 });
+    expect(() => denseConfig({ max_steps: 0 })).toThrow(/max_steps must be positive/);
+    expect(() => denseConfig({ penalties: { loop: -1 } })).toThrow(/weights must be numbers ≥ 0 \(loop\)/);
     expect(denseConfig({ signals: { task: 0 } }).signals.resolution).toBe(DENSE_DEFAULTS.signals.resolution);
     const r = noTask.score(input({ messages: honest })) as ReturnType<typeof denseScore>;
     expect(r.value).toBeCloseTo(score().value - DENSE_DEFAULTS.signals.task, 12);

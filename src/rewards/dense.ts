@@ -6,7 +6,8 @@
  * 1. **Signals**, each in [0, 1], weighted: the evaluator's outcome (`task`); resolution by keyword
  *    category of the agent's last message that has one (a closing courtesy has none); tone (VADER, mapped to [0, 1]); efficiency
  *    `1 − steps / max_steps`; information gathered (look-ups before acting, against the reference
- *    solution's); SLA (the reference step count over the steps taken, at most 1).
+ *    solution's); SLA (the reference solution's calls plus one reply per customer message, over the
+ *    agent's steps, at most 1; the harness's opening greeting is not a step).
  * 2. **Rubrics** from a judge (empathy, policy adherence, resolution quality), each in [0, 1]. With
  *    no judge they are neutral (0.5) and the components say `judge: "absent"`.
  * 3. **Penalties**, subtracted: each loop (an agent message with TF-IDF cosine > 0.85 to an earlier
@@ -18,14 +19,14 @@
  * 5. **Prompt injection**: −0.5 when the agent's text addresses the grader.
  * 6. Clamped to [0, 1].
  *
- * Per step (one value per agent message): its tone around neutral, less the loop, contradiction,
+ * Per step (one value per message the agent wrote, in order; tool-call-only messages get none): its tone around neutral, less the loop, contradiction,
  * stuffing and injection penalties that message earned. The terminal value is what is compared;
  * the steps are the shaping a trainer may add.
  *
  * Every weight lives in {@link DENSE_DEFAULTS}; `dense(config)` takes any of them.
  */
 import type { Reward, RewardInput, RewardResult } from './reward.js';
-import { agentSteps, agentTexts } from './reward.js';
+import { agentSteps, agentTexts, customerTurns } from './reward.js';
 import {
   contradiction,
   empathySpam,
@@ -80,7 +81,7 @@ export interface RubricJudge {
 /** Deep-merges a partial configuration over the defaults. */
 export function denseConfig(partial: DeepPartial<DenseConfig> = {}): DenseConfig {
   const d = DENSE_DEFAULTS;
-  return {
+  const config: DenseConfig = {
     signals: { ...d.signals, ...partial.signals },
     rubrics: { ...d.rubrics, ...partial.rubrics },
     penalties: { ...d.penalties, ...partial.penalties },
@@ -90,6 +91,11 @@ export function denseConfig(partial: DeepPartial<DenseConfig> = {}): DenseConfig
     max_steps: partial.max_steps ?? d.max_steps,
     resolution: { ...d.resolution, ...partial.resolution },
   };
+  if (!(config.max_steps > 0)) throw new Error(`dense: max_steps must be positive, got ${config.max_steps}`);
+  const weights = [config.signals, config.rubrics, config.penalties, config.guards].flatMap((group) => Object.entries(group));
+  const negative = weights.filter(([, w]) => !(w >= 0)).map(([k]) => k);
+  if (negative.length > 0) throw new Error(`dense: weights must be numbers ≥ 0 (${negative.join(', ')})`);
+  return config;
 }
 
 export type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? Partial<T[K]> : T[K] };
@@ -119,7 +125,8 @@ export function denseScore(input: RewardInput, config: DenseConfig, rubrics: Rub
   const { reads, readsBeforeActing } = lookups(input);
   const goldReads = input.gold_reads ?? 0;
   const information = goldReads === 0 ? (reads > 0 || !input.needs_write ? 1 : 0) : clamp01(readsBeforeActing / goldReads);
-  const ideal = (input.gold_actions ?? 0) + 1;
+  // The reference solution's calls, and one reply to each customer message.
+  const ideal = (input.gold_actions ?? 0) + customerTurns(input.messages);
   const sla = steps === 0 ? 0 : Math.min(1, ideal / steps);
   const rated = rubrics ?? NEUTRAL_RUBRICS;
   const s = config.signals;
@@ -205,7 +212,7 @@ export function denseScore(input: RewardInput, config: DenseConfig, rubrics: Rub
       fake_resolution: fake,
       empathy_spam: spam,
       multiplier,
-      injection: injected ? injectionsAt.flat().join('; ') : false,
+      injection: injected ? [...new Set(injectionsAt.flat())].join('; ') : false,
     },
     steps: perStep,
   };

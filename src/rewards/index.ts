@@ -42,5 +42,5 @@ export function parseRewardNames(list: string): RewardName[] {
   const unknown = names.filter((n) => !isRewardName(n));
   if (unknown.length > 0) throw new Error(`unknown reward ${unknown.join(', ')}; the rewards are ${REWARD_NAMES.join(', ')}`);
   if (names.length === 0) throw new Error(`name at least one reward: ${REWARD_NAMES.join(', ')}`);
-  return names as RewardName[];
+  return [...new Set(names)] as RewardName[];
 }

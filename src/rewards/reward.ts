@@ -7,7 +7,7 @@
  */
 import type { Domain } from '../domains/domain.js';
 import { TRANSFER_TOOLS } from '../domains/evaluator.js';
-import type { TerminationReason, TrajectoryMessage } from '../domains/trajectory.js';
+import { OPENING_MESSAGE, type TerminationReason, type TrajectoryMessage } from '../domains/trajectory.js';
 import { analyseEpisode, type Violation } from '../lab/metrics/episode.js';
 import type { EpisodeRecord } from '../lab/records.js';
 
@@ -135,5 +135,9 @@ export function formatErrors(messages: readonly TrajectoryMessage[]): FormatErro
 export const agentTexts = (messages: readonly TrajectoryMessage[]): string[] =>
   messages.flatMap((m) => (m.role === 'assistant' && m.content && m.content.trim() !== '' ? [m.content] : []));
 
-/** Agent steps: its messages (each text or tool-call turn counts once). */
-export const agentSteps = (messages: readonly TrajectoryMessage[]): number => messages.filter((m) => m.role === 'assistant').length;
+/** Agent steps: its messages (each text or tool-call message counts once), the harness's opening greeting not among them. */
+export const agentSteps = (messages: readonly TrajectoryMessage[]): number =>
+  messages.filter((m, i) => m.role === 'assistant' && !(i === 0 && m.content === OPENING_MESSAGE && m.toolCalls.length === 0)).length;
+
+/** The customer's messages. */
+export const customerTurns = (messages: readonly TrajectoryMessage[]): number => messages.filter((m) => m.role === 'user').length;
