@@ -302,20 +302,14 @@ export interface EpisodeRunner {
   close(): Promise<void>;
 }
 
-export async function createEpisodeRunner(config: EvalConfig, domain: Domain, variants: readonly HandoffVariant[]): Promise<EpisodeRunner> {
-  const guidelines = config.user === 'llm' ? await loadUserGuidelines(config.tau2Dir) : '';
-  const agentPolicy =
-    config.agent === 'llm' && config.agentModel
-      ? createOpenAiPolicy({
-          baseURL: config.agentModel.baseURL,
-          model: config.agentModel.model,
-          ...(config.agentModel.apiKey ? { apiKey: config.agentModel.apiKey } : {}),
-          concurrency: config.concurrency,
-        })
-      : null;
-  const agentFor = (task: DomainTask): EpisodeAgent =>
-    episodeAgent(config.agent, agentPolicy ?? referenceAgent(config.agent, domain, { task }));
-  const userFor = (p: Planned): UserSimulator => {
+/** The simulated customer of each planned episode: scripted, or an LLM playing the task's scenario in the episode's style. */
+export function createUserFactory(
+  config: Pick<EvalConfig, 'user' | 'userModel' | 'concurrency'>,
+  domain: Domain,
+  variants: readonly HandoffVariant[],
+  guidelines: string,
+): (planned: Planned) => UserSimulator {
+  return (p: Planned): UserSimulator => {
     const script = p.variant?.script ?? taskScript(domain, p.task, variants);
     if (config.user === 'scripted' || !config.userModel) return createScriptedUser(script, { style: p.style, seed: p.seed });
     return createLlmUser({
@@ -330,6 +324,22 @@ export async function createEpisodeRunner(config: EvalConfig, domain: Domain, va
       concurrency: config.concurrency,
     });
   };
+}
+
+export async function createEpisodeRunner(config: EvalConfig, domain: Domain, variants: readonly HandoffVariant[]): Promise<EpisodeRunner> {
+  const guidelines = config.user === 'llm' ? await loadUserGuidelines(config.tau2Dir) : '';
+  const agentPolicy =
+    config.agent === 'llm' && config.agentModel
+      ? createOpenAiPolicy({
+          baseURL: config.agentModel.baseURL,
+          model: config.agentModel.model,
+          ...(config.agentModel.apiKey ? { apiKey: config.agentModel.apiKey } : {}),
+          concurrency: config.concurrency,
+        })
+      : null;
+  const agentFor = (task: DomainTask): EpisodeAgent =>
+    episodeAgent(config.agent, agentPolicy ?? referenceAgent(config.agent, domain, { task }));
+  const userFor = createUserFactory(config, domain, variants, guidelines);
 
   const shared: Store | null = config.store.kind === 'memory' ? null : await openStore(config.store);
   return {
