@@ -37,7 +37,8 @@ export function parseStyles(list: string): Style[] {
   return names as Style[];
 }
 
-function endpoint(prefix: string, env: NodeJS.ProcessEnv): ModelEndpoint | undefined {
+/** A model endpoint from `<prefix>_BASE_URL`, `<prefix>_MODEL` and `<prefix>_API_KEY`, when both of the first two are set. */
+export function endpoint(prefix: string, env: NodeJS.ProcessEnv): ModelEndpoint | undefined {
   const baseURL = env[`${prefix}_BASE_URL`];
   const model = env[`${prefix}_MODEL`];
   if (!baseURL || !model) return undefined;

@@ -1,0 +1,54 @@
+/**
+ * A small TypeScript client of the environment server's WebSocket protocol (OpenEnv's `/ws`):
+ * one request frame, one answer frame, in order. Used by `baton bench rewards` to play episodes
+ * over loopback; a trainer in TypeScript can use it as it is.
+ */
+import WebSocket from 'ws';
+import type { EnvResult, EnvState } from './session.js';
+
+export type EnvFrame =
+  | { type: 'observation'; data: EnvResult }
+  | { type: 'state'; data: EnvState }
+  | { type: 'error'; data: { message: string; code: string; [key: string]: unknown } };
+
+export interface EnvClient {
+  reset(data?: { seed?: number; episode_id?: string; task?: string }): Promise<EnvFrame>;
+  step(action: unknown): Promise<EnvFrame>;
+  state(): Promise<EnvFrame>;
+  close(): Promise<void>;
+}
+
+/** Connects to `ws://host:port/ws`. */
+export async function connectEnv(url: string): Promise<EnvClient> {
+  const socket = new WebSocket(url);
+  const waiting: ((frame: EnvFrame) => void)[] = [];
+  const early: EnvFrame[] = [];
+  socket.on('message', (raw: Buffer) => {
+    const frame = JSON.parse(raw.toString('utf8')) as EnvFrame;
+    const next = waiting.shift();
+    if (next) next(frame);
+    else early.push(frame);
+  });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
+  const request = (message: unknown) =>
+    new Promise<EnvFrame>((resolve, reject) => {
+      socket.send(JSON.stringify(message), (error) => error && reject(error));
+      // A frame the server sent unasked (capacity reached, an idle close) answers the next request.
+      if (early.length > 0) resolve(early.shift() as EnvFrame);
+      else waiting.push(resolve);
+    });
+  return {
+    reset: (data = {}) => request({ type: 'reset', data }),
+    step: (action) => request({ type: 'step', data: action }),
+    state: () => request({ type: 'state' }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (socket.readyState === WebSocket.CLOSED) return resolve();
+        socket.once('close', () => resolve());
+        socket.close();
+      }),
+  };
+}

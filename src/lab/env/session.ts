@@ -1,0 +1,242 @@
+/**
+ * One environment session for RL trainers (OpenEnv's reset / step / state): a lab episode — the
+ * real gateway, harness and simulated customer of `runEpisode` — whose agent is the trainer.
+ *
+ * The agent's policy is external: when the harness asks it for the next step, the request waits
+ * until the trainer sends an action, and what the harness asked with (the customer's new message,
+ * or the result of the last tool call) is the observation. An action is one assistant message or
+ * one tool call (a hand-off may carry the words the customer is shown). A malformed action is
+ * refused with an error and changes nothing. When the episode ends, the observation is `done`,
+ * with the configured reward and all its components.
+ */
+import { z } from 'zod';
+import type { ChatMessage, Policy, PolicyRequest, PolicyResponse } from '../../core/index.js';
+import type { Domain } from '../../domains/domain.js';
+import { toOpenAiTools } from '../../llm/openai-wire.js';
+import { rewardInput, type Reward } from '../../rewards/index.js';
+import { toRecord } from '../records.js';
+import { runEpisode, type EpisodeResult } from '../run-episode.js';
+import type { Planned } from '../eval/run-eval.js';
+import type { UserSimulator } from '../user.js';
+
+/** What the trainer sends as `step` data. Unknown fields are refused, as OpenEnv's actions do. */
+export const EnvActionSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('message'), content: z.string().min(1), metadata: z.record(z.string(), z.unknown()).optional() }),
+  z.strictObject({
+    type: z.literal('tool_call'),
+    name: z.string().min(1),
+    arguments: z.record(z.string(), z.unknown()).default({}),
+    /** Words shown to the customer with the call (a hand-off's message). */
+    content: z.string().optional(),
+    metadata: z.record(z.string(), z.unknown()).optional(),
+  }),
+]);
+export type EnvAction = z.infer<typeof EnvActionSchema>;
+
+/** OpenEnv's wire shape of a result: the observation's own fields, then reward and done. */
+export interface EnvResult {
+  observation: Record<string, unknown>;
+  reward: number | null;
+  done: boolean;
+}
+
+export interface EnvState {
+  episode_id: string | null;
+  step_count: number;
+  task: string | null;
+  done: boolean;
+}
+
+/** An error the trainer caused (bad action, no episode): the session stays usable. */
+export class EnvError extends Error {
+  constructor(
+    readonly code: 'VALIDATION_ERROR' | 'EXECUTION_ERROR',
+    message: string,
+    readonly errors?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+export interface EnvSessionOptions {
+  domain: Domain;
+  plan: readonly Planned[];
+  reward: Reward;
+  userFor(planned: Planned): UserSimulator;
+  /** Which kind of customer `userFor` makes, for the episode's record. */
+  user: 'scripted' | 'llm';
+  /** Production's checks (confirmation before writes, output guardrails), or none — as the lab replays the oracle. */
+  checks: 'production' | 'off';
+}
+
+type Event = { kind: 'request'; request: PolicyRequest } | { kind: 'ended'; result: EpisodeResult } | { kind: 'failed'; error: unknown };
+
+const NO_USAGE = { promptTokens: 0, completionTokens: 0 };
+
+export class EnvSession {
+  readonly #options: EnvSessionOptions;
+  #planned: Planned | null = null;
+  #episodeId: string | null = null;
+  #steps = 0;
+  #calls = 0;
+  #done = false;
+  #generation = 0;
+  #pending: ((response: PolicyResponse) => void) | null = null;
+  #events: Event[] = [];
+  #wake: (() => void) | null = null;
+  #resets = 0;
+
+  constructor(options: EnvSessionOptions) {
+    this.#options = options;
+  }
+
+  state(): EnvState {
+    return { episode_id: this.#episodeId, step_count: this.#steps, task: this.#planned?.key ?? null, done: this.#done };
+  }
+
+  /** Starts an episode: `task` names one (a plan key, or a task id), else `seed` picks one, else the next in order. */
+  async reset(data: { seed?: number | undefined; episode_id?: string | undefined; task?: string | undefined } = {}): Promise<EnvResult> {
+    const { plan } = this.#options;
+    let planned: Planned | undefined;
+    if (data.task !== undefined) {
+      planned = plan.find((p) => p.key === data.task) ?? plan.find((p) => p.task.id === data.task);
+      if (!planned) throw new EnvError('VALIDATION_ERROR', `no task "${data.task}" in this environment's task set`);
+    } else if (data.seed !== undefined) planned = plan[Math.abs(Math.trunc(data.seed)) % plan.length];
+    else planned = plan[this.#resets % plan.length];
+    if (!planned) throw new EnvError('EXECUTION_ERROR', 'this environment has no tasks');
+    this.#abandon();
+    this.#resets++;
+    const generation = ++this.#generation;
+    this.#planned = planned;
+    this.#episodeId = data.episode_id ?? `${planned.key}@${this.#resets}`;
+    this.#steps = 0;
+    this.#calls = 0;
+    this.#done = false;
+    this.#events = [];
+    const policy: Policy = {
+      name: 'external',
+      next: (request) =>
+        new Promise<PolicyResponse>((resolve) => {
+          if (generation !== this.#generation)
+            return resolve({ ok: false, failure: { kind: 'aborted', message: 'the session was reset' } });
+          this.#pending = resolve;
+          this.#push({ kind: 'request', request });
+        }),
+    };
+    const production = this.#options.checks === 'production';
+    runEpisode({
+      domain: this.#options.domain,
+      task: planned.task,
+      variant: planned.variant,
+      agent: { name: 'external', policy, handoff: true, confirmWrites: production, outputGuardrails: production },
+      user: this.#options.userFor(planned),
+      seed: planned.seed,
+    }).then(
+      (result) => generation === this.#generation && this.#push({ kind: 'ended', result }),
+      (error: unknown) => generation === this.#generation && this.#push({ kind: 'failed', error }),
+    );
+    const first = await this.#next();
+    if (first.done) return first;
+    const system = this.#lastRequest?.messages.find((m) => m.role === 'system');
+    return {
+      ...first,
+      observation: {
+        task: planned.key,
+        policy: system?.content ?? this.#options.domain.policy,
+        tools: toOpenAiTools(this.#lastRequest?.tools ?? []),
+        ...first.observation,
+      },
+    };
+  }
+
+  async step(data: unknown): Promise<EnvResult> {
+    const parsed = EnvActionSchema.safeParse(data);
+    if (!parsed.success) throw new EnvError('VALIDATION_ERROR', `invalid action: ${z.prettifyError(parsed.error)}`, parsed.error.issues);
+    if (this.#done || !this.#pending) {
+      throw new EnvError(
+        'EXECUTION_ERROR',
+        this.#done ? 'the episode is over: reset to start another' : 'no episode in progress: reset first',
+      );
+    }
+    const action = parsed.data;
+    const respond = this.#pending;
+    this.#pending = null;
+    this.#steps++;
+    respond(
+      action.type === 'message'
+        ? { ok: true, content: action.content, toolCalls: [], usage: NO_USAGE }
+        : {
+            ok: true,
+            content: action.content ?? null,
+            toolCalls: [{ id: `call_${this.#calls++}`, name: action.name, arguments: JSON.stringify(action.arguments) }],
+            usage: NO_USAGE,
+          },
+    );
+    return this.#next();
+  }
+
+  /** Ends the episode in progress, if any (its result is ignored). */
+  close(): void {
+    this.#abandon();
+    this.#generation++;
+  }
+
+  #lastRequest: PolicyRequest | null = null;
+
+  #abandon(): void {
+    const pending = this.#pending;
+    this.#pending = null;
+    pending?.({ ok: false, failure: { kind: 'aborted', message: 'the session was reset or closed' } });
+  }
+
+  #push(event: Event): void {
+    this.#events.push(event);
+    const wake = this.#wake;
+    this.#wake = null;
+    wake?.();
+  }
+
+  /** Waits for the harness's next request, or the end of the episode, and turns it into a result. */
+  async #next(): Promise<EnvResult> {
+    while (this.#events.length === 0) await new Promise<void>((resolve) => (this.#wake = resolve));
+    const event = this.#events.shift() as Event;
+    if (event.kind === 'request') {
+      this.#lastRequest = event.request;
+      return { observation: observationOf(event.request.messages), reward: null, done: false };
+    }
+    this.#done = true;
+    if (event.kind === 'failed') throw new EnvError('EXECUTION_ERROR', `the episode failed: ${String(event.error)}`);
+    const planned = this.#planned as Planned;
+    const record = toRecord(event.result, {
+      variant: planned.variant,
+      split: planned.split,
+      user: this.#options.user,
+      trial: planned.trial,
+      seed: planned.seed,
+    });
+    const scored = await this.#options.reward.score(rewardInput(record, this.#options.domain));
+    const lastCustomer = [...record.messages].reverse().find((m) => m.role === 'user');
+    return {
+      observation: {
+        customer_message: lastCustomer?.role === 'user' ? lastCustomer.content : null,
+        termination: record.termination,
+        success: record.evaluation.success,
+        handed_off: record.evaluation.handoff.transferred,
+        reward_name: this.#options.reward.name,
+        reward_components: scored.components,
+      },
+      reward: scored.value,
+      done: true,
+    };
+  }
+}
+
+/** What the harness asked with: the customer's new message, or the result of the agent's last call. */
+function observationOf(messages: readonly ChatMessage[]): Record<string, unknown> {
+  const last = messages.at(-1);
+  if (last?.role === 'tool') return { tool_result: { tool_call_id: last.toolCallId, name: last.name, content: last.content } };
+  if (last?.role === 'user') return { customer_message: last.content };
+  // The harness speaking to the agent (a refused reply to rewrite, say).
+  if (last?.role === 'system') return { harness_note: last.content };
+  return {};
+}
