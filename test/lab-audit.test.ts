@@ -112,6 +112,10 @@ describe('baton bench rewards', () => {
     const out = JSON.parse(run.stdout) as Record<string, { dialogues_per_second: number; vs_task?: number }> & { dialogues: number };
     expect(out.dialogues).toBe(450);
     for (const key of ['baseline_task', 'r2', 'dense_without_judge']) expect(out[key]?.dialogues_per_second).toBeGreaterThan(0);
+    const environment = (out as unknown as { environment: { episodes: number; steps: number; steps_per_second: number } }).environment;
+    expect(environment.episodes).toBeGreaterThan(10);
+    expect(environment.steps).toBeGreaterThan(environment.episodes);
+    expect(environment.steps_per_second).toBeGreaterThan(0);
     expect(out['dense_without_judge']?.vs_task).toBeCloseTo(
       (out['dense_without_judge']?.dialogues_per_second ?? 0) / (out['baseline_task']?.dialogues_per_second ?? 1),
       2,

@@ -8,7 +8,8 @@ import type { DomainName } from '../domains/domain.js';
 import { loadDomain } from '../domains/load-domain.js';
 import { auditText, runAudit } from '../lab/audit.js';
 import { evalProgress } from '../lab/eval/progress.js';
-import { createRubricJudge, parseRewardNames } from '../rewards/index.js';
+import { parseRewardNames } from '../rewards/index.js';
+import { rewardOptionsFrom } from './reward-options.js';
 import { parseStyles } from './eval-command.js';
 
 export interface AuditCommandOptions {
@@ -21,6 +22,7 @@ export interface AuditCommandOptions {
   concurrency: number;
   seed: number;
   out?: string;
+  rewardConfig?: string;
   tau2Dir?: string;
   json?: boolean;
 }
@@ -34,23 +36,13 @@ export async function runAuditCommand(opts: AuditCommandOptions, env: NodeJS.Pro
   }
   const styles = parseStyles(opts.styles);
   const domain = await loadDomain(opts.domain, opts.tau2Dir ? { tau2Dir: opts.tau2Dir } : {});
-  const judgeUrl = env['BATON_JUDGE_BASE_URL'];
-  const judgeModel = env['BATON_JUDGE_MODEL'];
-  const judge =
-    judgeUrl && judgeModel
-      ? createRubricJudge({
-          baseURL: judgeUrl,
-          model: judgeModel,
-          policy: domain.policy,
-          ...(env['BATON_JUDGE_API_KEY'] ? { apiKey: env['BATON_JUDGE_API_KEY'] } : {}),
-        })
-      : undefined;
+  const rewardOptions = rewardOptionsFrom(opts.rewardConfig, domain, env);
   const result = await runAudit({
     domain: opts.domain,
     tasks: opts.tasks,
     split: opts.split,
     rewards,
-    rewardOptions: judge ? { judge } : {},
+    rewardOptions,
     styles,
     trials: opts.trials,
     concurrency: opts.concurrency,

@@ -15,7 +15,13 @@ import { runEval } from '../lab/eval/run-eval.js';
 import type { EpisodeRecord } from '../lab/records.js';
 import { STYLES } from '../lab/user.js';
 import { rewardByName, rewardInput, type RewardName } from '../rewards/index.js';
+import type { AddressInfo } from 'node:net';
 import type { Domain } from '../domains/domain.js';
+import { createOraclePolicy } from '../domains/oracle.js';
+import type { ChatMessage } from '../core/index.js';
+import { connectEnv } from '../lab/env/client.js';
+import { nextAction, scriptedEnvSession } from '../lab/env/setup.js';
+import { buildEnvServer } from '../server/env-server.js';
 
 export interface RewardsBenchOptions {
   trials: number;
@@ -85,10 +91,63 @@ export async function benchRewards(options: RewardsBenchOptions) {
       r2: { ...r2, vs_task: round(r2.dialogues_per_second / task.dialogues_per_second, 3) },
       dense_without_judge: { ...dense, vs_task: round(dense.dialogues_per_second / task.dialogues_per_second, 3) },
       goal: '>= 1000 dialogues/s each for r2 and dense',
-      environment_steps: null,
-      environment_steps_note: 'the environment server (baton env serve) is not built yet',
+      environment: await envSteps(domain, options),
     };
   } finally {
     rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Environment steps per second over `/ws` on loopback: the oracle plays every billing main task of
+ * the train split, once per pass, through the environment server in this process (reward r2, the
+ * oracle's checks). One session at a time: this is the latency-bound rate a single trainer worker sees.
+ */
+async function envSteps(domain: Domain, options: RewardsBenchOptions) {
+  const session = scriptedEnvSession(domain, { tasks: 'main', split: 'train', reward: 'r2', checks: 'off' });
+  const app = buildEnvServer({
+    name: 'bench',
+    description: 'bench',
+    session,
+    maxSessions: 1,
+    idleTimeoutMs: 60_000,
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const client = await connectEnv(`ws://127.0.0.1:${(app.server.address() as AddressInfo).port}/ws`);
+  try {
+    const pass = async () => {
+      let steps = 0;
+      let episodes = 0;
+      const started = performance.now();
+      for (const planned of session.plan) {
+        const oracle = createOraclePolicy(domain, planned.task);
+        const sent: ChatMessage[] = [];
+        let frame = await client.reset({ task: planned.key });
+        while (frame.type === 'observation' && !frame.data.done) {
+          frame = await client.step(await nextAction(oracle, sent));
+          steps++;
+        }
+        if (frame.type !== 'observation') throw new Error(`the environment answered ${frame.type}: ${JSON.stringify(frame.data)}`);
+        episodes++;
+      }
+      return { steps, episodes, seconds: (performance.now() - started) / 1000 };
+    };
+    options.progress(`environment: the oracle over /ws on ${session.plan.length} episodes, best of ${options.rounds}…`);
+    await pass();
+    let best = { steps: 0, episodes: 0, seconds: Infinity };
+    for (let i = 0; i < options.rounds; i++) {
+      const run = await pass();
+      if (run.seconds < best.seconds) best = run;
+    }
+    return {
+      episodes: best.episodes,
+      steps: best.steps,
+      seconds: Number(best.seconds.toFixed(3)),
+      steps_per_second: Number((best.steps / best.seconds).toFixed(1)),
+      sessions: 1,
+    };
+  } finally {
+    await client.close();
+    await app.close();
   }
 }

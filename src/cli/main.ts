@@ -5,6 +5,7 @@ import { AgentIdSchema } from '../core/index.js';
 import { DOMAIN_NAMES, type DomainName } from '../domains/domain.js';
 import { AGENT_NAMES } from '../lab/agents/names.js';
 import type { AuditCommandOptions } from './audit-command.js';
+import type { EnvServeOptions } from './env-command.js';
 import type { EvalCommandOptions } from './eval-command.js';
 import type { StoreConfig } from '../store/open-store.js';
 
@@ -313,6 +314,7 @@ program
   .addOption(new Option('--tasks <set>', 'the main tasks, or hand-off variants').choices(['main', 'handoff']).default('main'))
   .addOption(new Option('--split <split>', 'train or dev (never test)').choices(['train', 'dev']).default('train'))
   .option('--rewards <list>', 'comma-separated: task, r2, dense', 'task,r2,dense')
+  .option('--reward-config <json>', 'reward weights, e.g. \'{"r2": {"false_transfer": 1}, "dense": {"guards": {"floor": 0.2}}}\'')
   .option('--styles <list>', 'customer styles (all, or a list)', 'neutral')
   .option('--trials <n>', 'trials per task and style', positive, 1)
   .option('--concurrency <n>', 'episodes at once', positive, 4)
@@ -329,6 +331,35 @@ The dense reward's rubric terms use a judge when BATON_JUDGE_BASE_URL and BATON_
   .action(async (opts: AuditCommandOptions) => {
     const { runAuditCommand } = await import('./audit-command.js');
     await runAuditCommand(opts);
+  });
+
+program
+  .command('env')
+  .description('environments for RL trainers')
+  .command('serve')
+  .description(
+    "an OpenEnv-compatible environment server over a domain's tasks: WebSocket /ws, HTTP /reset /step /state /health /schema /metadata",
+  )
+  .addOption(new Option('--domain <domain>', 'the domain').choices([...DOMAIN_NAMES]).makeOptionMandatory())
+  .addOption(new Option('--tasks <set>', 'the main tasks, or hand-off variants').choices(['main', 'handoff']).default('main'))
+  .addOption(new Option('--split <split>', 'which split').choices(['train', 'dev', 'test']).default('train'))
+  .addOption(new Option('--reward <name>', 'the reward of every episode').choices(['task', 'r2', 'dense']).default('r2'))
+  .addOption(new Option('--user <user>', 'the simulated customer').choices(['scripted', 'llm']).default('scripted'))
+  .option('--styles <list>', 'customer styles (all, or a list)', 'neutral')
+  .addOption(
+    new Option('--checks <mode>', "production's confirmation and output checks, or off (to replay reference solutions)")
+      .choices(['production', 'off'])
+      .default('production'),
+  )
+  .option('--host <host>', 'the address to listen on', '127.0.0.1')
+  .option('--port <n>', 'the port (0: any free one)', (v) => Number.parseInt(v, 10), 8000)
+  .option('--max-sessions <n>', 'WebSocket sessions at once', positive, 8)
+  .option('--idle-timeout-s <n>', 'close a session idle this long', positive, 600)
+  .option('--reward-config <json>', 'reward weights, e.g. \'{"r2": {"false_transfer": 1}, "dense": {"guards": {"floor": 0.2}}}\'')
+  .option(tau2DirOption, tau2DirHelp)
+  .action(async (opts: EnvServeOptions) => {
+    const { runEnvServe } = await import('./env-command.js');
+    await runEnvServe(opts);
   });
 
 const bench = program.command('bench').description('benchmarks (JSON on stdout with --json, progress on stderr)');
