@@ -7,7 +7,7 @@ import type { ChatMessage } from '../src/core/index.js';
 import type { Domain } from '../src/domains/domain.js';
 import { loadDomain } from '../src/domains/load-domain.js';
 import { createOraclePolicy } from '../src/domains/oracle.js';
-import { nextAction, scriptedEnvSession } from '../src/lab/env/setup.js';
+import { envSessionOptions, nextAction } from '../src/lab/env/setup.js';
 import { buildEnvServer } from '../src/server/env-server.js';
 
 type Frame = {
@@ -51,7 +51,7 @@ const TASKS = ['billing_008', 'billing_009', 'billing_020'];
 
 /** A server on billing's main train tasks, with the oracle's checks, listening on a free port. */
 async function serve(reward: 'task' | 'r2', maxSessions: number, idleTimeoutMs: number) {
-  const session = scriptedEnvSession(domain, { tasks: 'main', split: 'train', reward, checks: 'off' });
+  const session = envSessionOptions(domain, { tasks: 'main', split: 'train', reward, checks: 'off' });
   const app = buildEnvServer({ name: 'baton-billing', description: 'test', session, maxSessions, idleTimeoutMs });
   await app.listen({ port: 0, host: '127.0.0.1' });
   return { url: `ws://127.0.0.1:${(app.server.address() as AddressInfo).port}`, close: () => app.close() };

@@ -20,7 +20,7 @@ import type { Domain } from '../domains/domain.js';
 import { createOraclePolicy } from '../domains/oracle.js';
 import type { ChatMessage } from '../core/index.js';
 import { connectEnv } from '../lab/env/client.js';
-import { nextAction, scriptedEnvSession } from '../lab/env/setup.js';
+import { envSessionOptions, nextAction } from '../lab/env/setup.js';
 import { buildEnvServer } from '../server/env-server.js';
 
 export interface RewardsBenchOptions {
@@ -104,7 +104,7 @@ export async function benchRewards(options: RewardsBenchOptions) {
  * oracle's checks). One session at a time: this is the latency-bound rate a single trainer worker sees.
  */
 async function envSteps(domain: Domain, options: RewardsBenchOptions) {
-  const session = scriptedEnvSession(domain, { tasks: 'main', split: 'train', reward: 'r2', checks: 'off' });
+  const session = envSessionOptions(domain, { tasks: 'main', split: 'train', reward: 'r2', checks: 'off' });
   const app = buildEnvServer({
     name: 'bench',
     description: 'bench',

@@ -5,11 +5,10 @@
 import { InvalidArgumentError } from 'commander';
 import type { DomainName } from '../domains/domain.js';
 import { loadDomain } from '../domains/load-domain.js';
-import { createUserFactory, planEpisodes } from '../lab/eval/run-eval.js';
+import { envSessionOptions } from '../lab/env/setup.js';
 import { loadUserGuidelines } from '../lab/users/llm-user.js';
-import { generateVariants, HANDOFF_VARIANT_SEED } from '../lab/variants/index.js';
 import type { VariantSplit } from '../lab/variant.js';
-import { isRewardName, REWARD_NAMES, rewardByName } from '../rewards/index.js';
+import { isRewardName, REWARD_NAMES } from '../rewards/index.js';
 import { buildEnvServer } from '../server/env-server.js';
 import { endpoint, parseStyles } from './eval-command.js';
 import { rewardOptionsFrom } from './reward-options.js';
@@ -41,27 +40,23 @@ export async function runEnvServe(opts: EnvServeOptions, env: NodeJS.ProcessEnv 
   }
   const styles = parseStyles(opts.styles);
   const domain = await loadDomain(opts.domain, opts.tau2Dir ? { tau2Dir: opts.tau2Dir } : {});
-  const variants = generateVariants([domain], { seed: HANDOFF_VARIANT_SEED });
-  const plan = planEpisodes(domain, variants, { tasks: opts.tasks, split: opts.split, styles, trials: 1, seed: 1 });
+  const session = envSessionOptions(domain, {
+    tasks: opts.tasks,
+    split: opts.split,
+    styles,
+    reward: opts.reward,
+    rewardOptions: rewardOptionsFrom(opts.rewardConfig, domain, env),
+    checks: opts.checks,
+    ...(opts.user === 'llm' && userModel
+      ? { userModel: { endpoint: userModel, guidelines: await loadUserGuidelines(opts.tau2Dir), concurrency: opts.maxSessions } }
+      : {}),
+  });
+  const { plan } = session;
   if (plan.length === 0) throw new InvalidArgumentError(`${opts.domain} has no ${opts.tasks} tasks in the ${opts.split} split`);
-  const guidelines = opts.user === 'llm' ? await loadUserGuidelines(opts.tau2Dir) : '';
-  const userFor = createUserFactory(
-    { user: opts.user, ...(userModel ? { userModel } : {}), concurrency: opts.maxSessions },
-    domain,
-    variants,
-    guidelines,
-  );
   const app = buildEnvServer({
     name: `baton-${domain.name}`,
     description: `Baton's ${domain.name} domain (${opts.tasks} tasks, ${opts.split} split): a support agent with tools, a simulated customer, reward ${opts.reward}.`,
-    session: {
-      domain,
-      plan,
-      reward: rewardByName(opts.reward, rewardOptionsFrom(opts.rewardConfig, domain, env)),
-      userFor,
-      user: opts.user,
-      checks: opts.checks,
-    },
+    session,
     maxSessions: opts.maxSessions,
     idleTimeoutMs: opts.idleTimeoutS * 1000,
   });

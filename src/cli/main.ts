@@ -77,6 +77,8 @@ const domainOption = () =>
   new Option('--domain <domain>', 'the domain (billing ships with Baton; airline and retail are tau2-bench data)')
     .choices([...DOMAIN_NAMES])
     .makeOptionMandatory();
+const rewardConfigOption = '--reward-config <json>';
+const rewardConfigHelp = 'reward weights, e.g. \'{"r2": {"false_transfer": 1}, "dense": {"guards": {"floor": 0.2}}}\'';
 const splitOption = () => new Option('--split <split>', 'which split').choices(['train', 'test', 'base']).default('base');
 const versionOption = () =>
   new Option('--task-version <version>', 'task version: current or release-37199f3 for tau2-bench (default current), v1 for billing');
@@ -310,11 +312,11 @@ program
 program
   .command('audit')
   .description('the loophole audit: the honest rule agent and scripted exploits through every reward; which rewards an exploit games')
-  .addOption(new Option('--domain <domain>', 'the domain').choices([...DOMAIN_NAMES]).makeOptionMandatory())
+  .addOption(domainOption())
   .addOption(new Option('--tasks <set>', 'the main tasks, or hand-off variants').choices(['main', 'handoff']).default('main'))
   .addOption(new Option('--split <split>', 'train or dev (never test)').choices(['train', 'dev']).default('train'))
   .option('--rewards <list>', 'comma-separated: task, r2, dense', 'task,r2,dense')
-  .option('--reward-config <json>', 'reward weights, e.g. \'{"r2": {"false_transfer": 1}, "dense": {"guards": {"floor": 0.2}}}\'')
+  .option(rewardConfigOption, rewardConfigHelp)
   .option('--styles <list>', 'customer styles (all, or a list)', 'neutral')
   .option('--trials <n>', 'trials per task and style', positive, 1)
   .option('--concurrency <n>', 'episodes at once', positive, 4)
@@ -340,7 +342,7 @@ program
   .description(
     "an OpenEnv-compatible environment server over a domain's tasks: WebSocket /ws, HTTP /reset /step /state /health /schema /metadata",
   )
-  .addOption(new Option('--domain <domain>', 'the domain').choices([...DOMAIN_NAMES]).makeOptionMandatory())
+  .addOption(domainOption())
   .addOption(new Option('--tasks <set>', 'the main tasks, or hand-off variants').choices(['main', 'handoff']).default('main'))
   .addOption(new Option('--split <split>', 'which split').choices(['train', 'dev', 'test']).default('train'))
   .addOption(new Option('--reward <name>', 'the reward of every episode').choices(['task', 'r2', 'dense']).default('r2'))
@@ -355,7 +357,7 @@ program
   .option('--port <n>', 'the port (0: any free one)', (v) => Number.parseInt(v, 10), 8000)
   .option('--max-sessions <n>', 'WebSocket sessions at once', positive, 8)
   .option('--idle-timeout-s <n>', 'close a session idle this long', positive, 600)
-  .option('--reward-config <json>', 'reward weights, e.g. \'{"r2": {"false_transfer": 1}, "dense": {"guards": {"floor": 0.2}}}\'')
+  .option(rewardConfigOption, rewardConfigHelp)
   .option(tau2DirOption, tau2DirHelp)
   .action(async (opts: EnvServeOptions) => {
     const { runEnvServe } = await import('./env-command.js');

@@ -106,6 +106,14 @@ export interface EpisodeResult {
   userError: string | null;
 }
 
+/**
+ * The domain's tools the agent is offered as its own: all but the transfer tool (the harness's
+ * hand-off, and tau2-bench's alias of it, stand in its place).
+ */
+export function agentDomainTools(domain: Domain): Domain['tools'] {
+  return domain.tools.filter((tool) => tool.name !== domain.transferTool && tool.name !== HANDOFF_TOOL);
+}
+
 /** Tools of the domain as the harness offers them, failing while an injected outage lasts. */
 function harnessTools(
   domain: Domain,
@@ -114,29 +122,27 @@ function harnessTools(
   outageActive: () => boolean,
   executed: Map<string, { injected: boolean }>,
 ): Tool[] {
-  return domain.tools
-    .filter((tool) => tool.name !== domain.transferTool && tool.name !== HANDOFF_TOOL)
-    .map((tool) =>
-      defineTool({
-        name: tool.name,
-        description: tool.description,
-        kind: tool.kind === 'write' ? 'write' : 'read',
-        schema: tool.schema,
-        needsConfirmation: agent.confirmWrites && tool.kind === 'write' && tool.needsConfirmation !== false,
-        execute: (args: Record<string, unknown>, context: ToolContext) => {
-          const record = { injected: false };
-          executed.set(context.callId, record);
-          if (outageActive()) {
-            record.injected = true;
-            throw new Error(`${tool.name} is unavailable: the service did not respond. Try again later.`);
-          }
-          const result = episode.call(tool.name, args);
-          // The harness shows a thrown error as `Error: <message>`: tau2-bench's text exactly.
-          if (result.error) throw new Error(result.output.replace(/^Error: /, ''));
-          return result.output;
-        },
-      }),
-    );
+  return agentDomainTools(domain).map((tool) =>
+    defineTool({
+      name: tool.name,
+      description: tool.description,
+      kind: tool.kind === 'write' ? 'write' : 'read',
+      schema: tool.schema,
+      needsConfirmation: agent.confirmWrites && tool.kind === 'write' && tool.needsConfirmation !== false,
+      execute: (args: Record<string, unknown>, context: ToolContext) => {
+        const record = { injected: false };
+        executed.set(context.callId, record);
+        if (outageActive()) {
+          record.injected = true;
+          throw new Error(`${tool.name} is unavailable: the service did not respond. Try again later.`);
+        }
+        const result = episode.call(tool.name, args);
+        // The harness shows a thrown error as `Error: <message>`: tau2-bench's text exactly.
+        if (result.error) throw new Error(result.output.replace(/^Error: /, ''));
+        return result.output;
+      },
+    }),
+  );
 }
 
 const parseArgs = (text: string): Record<string, unknown> => {

@@ -8,7 +8,7 @@
 import type { Domain } from '../domains/domain.js';
 import { TRANSFER_TOOLS } from '../domains/evaluator.js';
 import { OPENING_MESSAGE, type TerminationReason, type TrajectoryMessage } from '../domains/trajectory.js';
-import { analyseEpisode, type Violation } from '../lab/metrics/episode.js';
+import { analyseEpisode, isTransferCall, type Violation } from '../lab/metrics/episode.js';
 import type { EpisodeRecord } from '../lab/records.js';
 
 /** One dialogue on one task, as every reward reads it. */
@@ -51,8 +51,6 @@ export interface Reward {
   score(input: RewardInput): RewardResult | Promise<RewardResult>;
 }
 
-const isTransfer = (domain: Domain, name: string) => name === domain.transferTool || TRANSFER_TOOLS.has(name);
-
 const writeToolSets = new WeakMap<Domain, ReadonlySet<string>>();
 function writeTools(domain: Domain): ReadonlySet<string> {
   let set = writeToolSets.get(domain);
@@ -90,7 +88,7 @@ export function rewardInput(record: EpisodeRecord, domain: Domain): RewardInput 
     wrong_target: analysis.wrong_target,
     violations: analysis.violations,
     gold_actions: gold ? gold.length : null,
-    gold_reads: gold ? gold.filter((a) => !domain.isWrite(a.name) && !isTransfer(domain, a.name)).length : null,
+    gold_reads: gold ? gold.filter((a) => !domain.isWrite(a.name) && !isTransferCall(domain, a.name)).length : null,
     needs_write: (gold ?? []).some((a) => domain.isWrite(a.name)),
     successful_writes: successfulWrites,
     write_tools: writeTools(domain),

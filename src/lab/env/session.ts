@@ -85,6 +85,8 @@ export class EnvSession {
   #events: Event[] = [];
   #wake: (() => void) | null = null;
   #resets = 0;
+  /** The harness's latest request: its system prompt and tools are the reset observation's. */
+  #lastRequest: PolicyRequest | null = null;
 
   constructor(options: EnvSessionOptions) {
     this.#options = options;
@@ -180,8 +182,6 @@ export class EnvSession {
     this.#abandon();
     this.#generation++;
   }
-
-  #lastRequest: PolicyRequest | null = null;
 
   #abandon(): void {
     const pending = this.#pending;

@@ -1,37 +1,48 @@
 /**
- * The pieces an environment server is built from, for the common case: one domain's tasks (main
- * tasks or hand-off variants, one split, some styles), the scripted customer, and a named reward.
- * `baton env serve` adds the LLM customer; the benchmark and the tests use this as it is.
+ * The session options an environment server is built from: one domain's tasks (main tasks or
+ * hand-off variants, one split, some styles), the simulated customer (scripted, or an LLM when an
+ * endpoint is given), and a named reward. Used by `baton env serve`, the benchmark and the tests.
  */
-import type { Policy } from '../../core/index.js';
-import type { ChatMessage } from '../../core/index.js';
+import type { ChatMessage, Policy } from '../../core/index.js';
 import type { Domain } from '../../domains/domain.js';
-import { rewardByName, type RewardName } from '../../rewards/index.js';
-import { createUserFactory, planEpisodes } from '../eval/run-eval.js';
+import { rewardByName, type RewardName, type RewardOptions } from '../../rewards/index.js';
+import { createUserFactory, planEpisodes, type ModelEndpoint } from '../eval/run-eval.js';
 import type { Style } from '../user.js';
 import type { VariantSplit } from '../variant.js';
 import { generateVariants, HANDOFF_VARIANT_SEED } from '../variants/index.js';
 import type { EnvAction, EnvSessionOptions } from './session.js';
 
-export function scriptedEnvSession(
-  domain: Domain,
-  options: { tasks: 'main' | 'handoff'; split: VariantSplit; reward: RewardName; checks: 'production' | 'off'; styles?: readonly Style[] },
-): EnvSessionOptions {
+export interface EnvSetup {
+  tasks: 'main' | 'handoff';
+  split: VariantSplit;
+  reward: RewardName;
+  rewardOptions?: RewardOptions;
+  checks: 'production' | 'off';
+  styles?: readonly Style[];
+  /** An LLM customer on this endpoint (with tau2-bench's user guidelines); the scripted one without. */
+  userModel?: { endpoint: ModelEndpoint; guidelines: string; concurrency: number };
+}
+
+export function envSessionOptions(domain: Domain, setup: EnvSetup): EnvSessionOptions {
   const variants = generateVariants([domain], { seed: HANDOFF_VARIANT_SEED });
   const plan = planEpisodes(domain, variants, {
-    tasks: options.tasks,
-    split: options.split,
-    styles: options.styles ?? ['neutral'],
+    tasks: setup.tasks,
+    split: setup.split,
+    styles: setup.styles ?? ['neutral'],
     trials: 1,
     seed: 1,
   });
+  const llm = setup.userModel;
+  const userFor = llm
+    ? createUserFactory({ user: 'llm', userModel: llm.endpoint, concurrency: llm.concurrency }, domain, variants, llm.guidelines)
+    : createUserFactory({ user: 'scripted', concurrency: 1 }, domain, variants, '');
   return {
     domain,
     plan,
-    reward: rewardByName(options.reward),
-    userFor: createUserFactory({ user: 'scripted', concurrency: 1 }, domain, variants, ''),
-    user: 'scripted',
-    checks: options.checks,
+    reward: rewardByName(setup.reward, setup.rewardOptions),
+    userFor,
+    user: llm ? 'llm' : 'scripted',
+    checks: setup.checks,
   };
 }
 

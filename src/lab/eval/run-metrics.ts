@@ -5,6 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { computeMetrics, type RunMetrics } from '../metrics/index.js';
+import { withInterval } from '../report/table.js';
 import type { EvalConfig, EvalResult } from './run-eval.js';
 
 /** Computes the run's metrics (bootstrap seeded by the run's seed) and writes `metrics.json`. */
@@ -13,15 +14,6 @@ export async function writeRunMetrics(result: EvalResult, config: Pick<EvalConfi
   writeFileSync(join(result.runDir, 'metrics.json'), `${JSON.stringify(metrics, null, 2)}\n`);
   return metrics;
 }
-
-type Estimate = { value: number | null; ci: readonly [number, number] | null | [number | null, number | null] };
-
-const pct = (x: number | null | undefined) => (x === null || x === undefined ? '–' : `${(100 * x).toFixed(1)}%`);
-const withCi = (e: Estimate | undefined) => {
-  if (!e || e.value === null) return '–';
-  const ci = e.ci && e.ci[0] !== null && e.ci[1] !== null ? ` [${pct(e.ci[0])}, ${pct(e.ci[1])}]` : '';
-  return `${pct(e.value)}${ci}`;
-};
 
 /** The run's headline figures as a plain-text table. */
 export function metricsTable(metrics: RunMetrics): string {
@@ -32,22 +24,22 @@ export function metricsTable(metrics: RunMetrics): string {
       'episodes / tasks',
       `${metrics.counts.episodes} / ${metrics.counts.tasks}${metrics.counts.unscored > 0 ? ` (${metrics.counts.unscored} unscored)` : ''}`,
     ],
-    ['success (pass^1)', withCi(m.success)],
+    ['success (pass^1)', withInterval(m.success)],
     ...Object.entries(m.pass_k)
       .filter(([k]) => Number(k) >= 2)
-      .map(([k, e]): [string, string] => [`pass^${k}`, withCi(e)]),
+      .map(([k, e]): [string, string] => [`pass^${k}`, withInterval(e)]),
     ['hand-off positives / negatives', `${h.positives} / ${h.negatives}`],
-    ['hand-off precision', withCi(h.precision)],
-    ['hand-off recall', withCi(h.recall)],
-    ['hand-off F1', withCi(h.f1)],
-    ['over-escalation', withCi(h.over_escalation)],
-    ['missed hand-offs', withCi(h.missed)],
-    ['wrong target', withCi(h.wrong_target)],
-    ['hand-off on time', withCi(h.timing.on_time)],
-    ['packet quality', withCi(m.packet_quality)],
-    ['episodes with a violation', withCi(m.violations.any)],
-    ['policy citation rate', withCi(m.citation_rate)],
-    ...Object.entries(m.by_style).map(([style, e]): [string, string] => [`success, ${style}`, withCi(e)]),
+    ['hand-off precision', withInterval(h.precision)],
+    ['hand-off recall', withInterval(h.recall)],
+    ['hand-off F1', withInterval(h.f1)],
+    ['over-escalation', withInterval(h.over_escalation)],
+    ['missed hand-offs', withInterval(h.missed)],
+    ['wrong target', withInterval(h.wrong_target)],
+    ['hand-off on time', withInterval(h.timing.on_time)],
+    ['packet quality', withInterval(m.packet_quality)],
+    ['episodes with a violation', withInterval(m.violations.any)],
+    ['policy citation rate', withInterval(m.citation_rate)],
+    ...Object.entries(m.by_style).map(([style, e]): [string, string] => [`success, ${style}`, withInterval(e)]),
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
   return [`${metrics.agent ?? '?'} on ${metrics.domain}`, ...rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`)].join('\n');

@@ -47,12 +47,12 @@ import type { TrajectoryMessage } from '../../domains/trajectory.js';
 import { toOpenAiTools } from '../../llm/openai-wire.js';
 import type { AgentConfig } from '../../runtime/agent-config.js';
 import { buildChatMessages } from '../../runtime/chat-context.js';
-import { HANDOFF_TOOL, handoffToolSpecs, TAU2_TRANSFER_TOOL, type HandoffGraph } from '../../runtime/handoff-tool.js';
+import { handoffToolSpecs, TAU2_TRANSFER_TOOL, type HandoffGraph } from '../../runtime/handoff-tool.js';
 import { toolSpec } from '../../runtime/tool.js';
 import { VIOLATION_RULES, type EpisodeAnalysis, type HandoffClass, type ViolationRule } from '../metrics/episode.js';
 import type { EpisodeRecord } from '../records.js';
 import { loadRuns } from '../report/load.js';
-import { LAB_AGENT } from '../run-episode.js';
+import { agentDomainTools, LAB_AGENT } from '../run-episode.js';
 
 /** A tool call as chat templates read it: `arguments` is an object (see the module's comment). */
 export interface SftToolCall {
@@ -148,10 +148,7 @@ export function agentSetting(domain: Domain): AgentSetting {
   const known = settings.get(domain);
   if (known) return known;
   const graph: HandoffGraph = { queues: domain.queues.map((q) => q.id as QueueId), agents: [] };
-  const specs = [
-    ...domain.tools.filter((t) => t.name !== domain.transferTool && t.name !== HANDOFF_TOOL).map(toolSpec),
-    ...handoffToolSpecs(graph, domain.transferTool === TAU2_TRANSFER_TOOL),
-  ];
+  const specs = [...agentDomainTools(domain).map(toolSpec), ...handoffToolSpecs(graph, domain.transferTool === TAU2_TRANSFER_TOOL)];
   // The prompt reads only the instructions; the rest is there to make it a whole agent configuration.
   const agent: AgentConfig = {
     id: LAB_AGENT,

@@ -98,7 +98,9 @@ export interface EpisodeAnalysis {
 /** The task (or hand-off variant) an episode belongs to: its record key without style and trial. */
 export const taskUnitOf = (record: Pick<EpisodeRecord, 'key'>): string => record.key.split('#')[0] ?? record.key;
 
-const isTransferCall = (domain: Domain, name: string) => name === domain.transferTool || TRANSFER_TOOLS.has(name);
+/** A call that hands off: the domain's transfer tool, or the harness's hand-off (or tau2-bench's). */
+export const isTransferCall = (domain: Pick<Domain, 'transferTool'>, name: string) =>
+  name === domain.transferTool || TRANSFER_TOOLS.has(name);
 
 /** Same name, and equal values on `compareArgs`, or else on every argument the call has: the evaluator's (tau2-bench's) rule. */
 export function matchesGold(action: GoldAction, call: TrajectoryToolCall): boolean {
