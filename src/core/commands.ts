@@ -30,6 +30,15 @@ export const CommandSchema = z.discriminatedUnion('type', [
     notes: z.string().max(4000).nullable(),
     constraints: z.array(ConstraintSchema),
   }),
+  /** The human who owns the conversation passes it on, cold: to a queue, or straight to another person. */
+  z.object({
+    type: z.literal('TransferConversation'),
+    staff: StaffIdSchema,
+    to: z.discriminatedUnion('type', [
+      z.object({ type: z.literal('queue'), id: QueueIdSchema }),
+      z.object({ type: z.literal('human'), id: StaffIdSchema }),
+    ]),
+  }),
   z.object({ type: z.literal('StartAssist'), staff: StaffIdSchema }),
   z.object({ type: z.literal('EndAssist'), staff: StaffIdSchema }),
   z.object({ type: z.literal('CloseConversation'), by: ActorSchema, reason: z.string().max(200) }),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { AgentIdSchema, ConversationIdSchema, StaffIdSchema } from './ids.js';
-import { OwnerSchema, type Owner } from './owner.js';
+import { AgentIdSchema, ConversationIdSchema, QueueIdSchema, StaffIdSchema } from './ids.js';
+import type { Owner } from './owner.js';
 
 /** Schema version of persisted conversations, messages and events. */
 export const SCHEMA_VERSION = 1 as const;
@@ -27,11 +27,37 @@ export const ConstraintSchema = z.object({
 });
 export type Constraint = z.infer<typeof ConstraintSchema>;
 
-export const ConversationSchema = z.object({
+const agentOwner = z.object({ type: z.literal('agent'), id: AgentIdSchema });
+const queueOwner = z.object({ type: z.literal('queue'), id: QueueIdSchema });
+const humanOwner = z.object({ type: z.literal('human'), id: StaffIdSchema });
+const noOwner = z.object({ type: z.literal('none') });
+
+/**
+ * Who owns a conversation in each state, as one union: an agent while `AGENT_ACTIVE`, a queue
+ * while a hand-off waits (`HANDOFF_PENDING`, `QUEUED`), one human while `HUMAN_ACTIVE` or
+ * `AGENT_ASSIST`, nobody once `CLOSED`. An agent-active conversation owned by a human cannot be
+ * written down. Persisted as the two fields `state` and `owner`, as before.
+ */
+export const OwnershipSchema = z.discriminatedUnion('state', [
+  z.object({ state: z.literal('AGENT_ACTIVE'), owner: agentOwner }),
+  z.object({ state: z.literal('HANDOFF_PENDING'), owner: queueOwner }),
+  z.object({ state: z.literal('QUEUED'), owner: queueOwner }),
+  z.object({ state: z.literal('HUMAN_ACTIVE'), owner: humanOwner }),
+  z.object({ state: z.literal('AGENT_ASSIST'), owner: humanOwner }),
+  z.object({ state: z.literal('CLOSED'), owner: noOwner }),
+]);
+export type Ownership = z.infer<typeof OwnershipSchema>;
+
+/** The ownership of `state` with `owner`, or null when the pair is not a legal one. */
+export function ownershipOf(state: ConversationState, owner: Owner): Ownership | null {
+  const parsed = OwnershipSchema.safeParse({ state, owner });
+  return parsed.success ? parsed.data : null;
+}
+
+/** The fields of a conversation beside its ownership. */
+export const ConversationFieldsSchema = z.object({
   schemaVersion: z.literal(SCHEMA_VERSION),
   id: ConversationIdSchema,
-  state: ConversationStateSchema,
-  owner: OwnerSchema,
   /** Incremented by every ownership transition; transitions are compare-and-set on it. */
   version: z.number().int().nonnegative(),
   /** Hand-offs from an agent towards humans so far (the ping-pong cap counts these). */
@@ -50,14 +76,17 @@ export const ConversationSchema = z.object({
   /** When the conversation entered its current queue; claims take the oldest first. */
   queuedAt: z.string().nullable(),
 });
-export type Conversation = z.infer<typeof ConversationSchema>;
+
+/** A conversation: its fields and its ownership (state with the owner that state allows). */
+export const ConversationSchema = ConversationFieldsSchema.and(OwnershipSchema);
+export type Conversation = z.infer<typeof ConversationFieldsSchema> & Ownership;
 
 /**
  * The one party allowed to put a message in front of the customer right now, as a sender key
  * (see `senderKey`), or null when nobody may. This is the rule the gateway checks at the moment
  * of sending; stores persist it beside the state so that the check is one comparison.
  */
-export function speakerOf(conversation: Pick<Conversation, 'state' | 'owner'>): string | null {
+export function speakerOf(conversation: { state: ConversationState; owner: Owner }): string | null {
   const { state, owner } = conversation;
   switch (state) {
     case 'AGENT_ACTIVE':
@@ -85,12 +114,11 @@ export interface NewConversation {
 
 /** A fresh conversation, served by its first agent. */
 export function newConversation(input: NewConversation): Conversation {
-  const owner: Owner = { type: 'agent', id: input.agentId };
   return {
     schemaVersion: SCHEMA_VERSION,
     id: input.id,
     state: 'AGENT_ACTIVE',
-    owner,
+    owner: { type: 'agent', id: input.agentId },
     version: 1,
     handoffCount: 0,
     agentTransferCount: 0,

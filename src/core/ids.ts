@@ -59,34 +59,40 @@ function encodeTime(ms: number): string {
 export interface IdGeneratorOptions {
   /** Milliseconds since the epoch; ids sort by this first. */
   now: () => number;
-  /** Uniform in [0, 1); 16 base-32 characters (80 bits) are drawn per id. */
+  /**
+   * Uniform in [0, 1); 16 base-32 characters (80 bits) are drawn afresh for every id. In
+   * production this must be a cryptographic source (`secureRandom` in the runtime): ids are
+   * unguessable only as long as their random part is.
+   */
   random: () => number;
 }
 
+/** Ids one generator may make within one millisecond and still sort in creation order. */
+const PER_MS = 32 ** 3;
+
 /**
- * Time-sortable ids in the spirit of ULID: 10 characters of millisecond time, then 16 random
- * characters. Within one millisecond ids from one generator still sort in creation order,
- * because the random part is incremented rather than redrawn.
+ * Time-sortable, unguessable ids: 10 characters of millisecond time, 3 of a counter within that
+ * millisecond (so ids from one generator sort in creation order), then 16 random characters
+ * (80 bits) redrawn for every id. Knowing one id tells nothing about the next one's random part.
  */
 export function createIdGenerator(options: IdGeneratorOptions): IdGenerator {
   let lastTime = -1;
-  let lastRandom: number[] = [];
+  let counter = 0;
   const next = (prefix: string): string => {
-    const now = options.now();
+    let now = Math.max(options.now(), lastTime);
     if (now === lastTime) {
-      for (let i = lastRandom.length - 1; i >= 0; i -= 1) {
-        const digit = (lastRandom[i] ?? 0) + 1;
-        if (digit < 32) {
-          lastRandom[i] = digit;
-          break;
-        }
-        lastRandom[i] = 0;
+      counter += 1;
+      // More than PER_MS ids in one millisecond: borrow the next millisecond rather than wrap.
+      if (counter >= PER_MS) {
+        now += 1;
+        counter = 0;
       }
-    } else {
-      lastTime = now;
-      lastRandom = Array.from({ length: 16 }, () => Math.floor(options.random() * 32) % 32);
-    }
-    return `${prefix}_${encodeTime(now)}${lastRandom.map((d) => CROCKFORD[d]).join('')}`;
+    } else counter = 0;
+    lastTime = now;
+    let random = '';
+    for (let i = 0; i < 16; i += 1) random += CROCKFORD[Math.floor(options.random() * 32) % 32];
+    const seq = CROCKFORD[(counter >> 10) & 31]! + CROCKFORD[(counter >> 5) & 31]! + CROCKFORD[counter & 31]!;
+    return `${prefix}_${encodeTime(now)}${seq}${random}`;
   };
   return {
     conversation: () => next(ID_PREFIXES.conversation) as ConversationId,

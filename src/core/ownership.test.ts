@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Command } from './commands.js';
-import { CONVERSATION_STATES, newConversation, speakerOf, type Conversation, type ConversationState } from './conversation.js';
+import {
+  CONVERSATION_STATES,
+  ConversationSchema,
+  newConversation,
+  ownershipOf,
+  speakerOf,
+  type Conversation,
+  type ConversationState,
+} from './conversation.js';
 import type { AgentId, ConversationId, QueueId, StaffId } from './ids.js';
 import type { Owner } from './owner.js';
 import { COMMAND_TYPES } from './commands.js';
@@ -30,8 +38,7 @@ function inState(state: ConversationState): Conversation {
   const base = newConversation({ id: 'conv_1' as ConversationId, agentId: agentA, channel: 'test', customerId: null, at });
   return {
     ...base,
-    state,
-    owner: OWNERS[state],
+    ...ownershipOf(state, OWNERS[state])!,
     version: 5,
     lastHumanId: state === 'HUMAN_ACTIVE' || state === 'AGENT_ASSIST' ? staff1 : null,
   };
@@ -55,6 +62,9 @@ const COMMANDS = {
   handback_other: { type: 'HandBack', staff: staff2, agent: null, notes: null, constraints: [] },
   start_assist: { type: 'StartAssist', staff: staff1 },
   end_assist: { type: 'EndAssist', staff: staff1 },
+  transfer_queue: { type: 'TransferConversation', staff: staff1, to: { type: 'queue', id: queue } },
+  transfer_human: { type: 'TransferConversation', staff: staff1, to: { type: 'human', id: staff2 } },
+  transfer_other: { type: 'TransferConversation', staff: staff2, to: { type: 'queue', id: queue } },
   close_customer: { type: 'CloseConversation', by: { type: 'customer' }, reason: 'resolved' },
   close_owner_agent: { type: 'CloseConversation', by: { type: 'agent', id: agentA }, reason: 'resolved' },
   close_owner_human: { type: 'CloseConversation', by: { type: 'human', id: staff1 }, reason: 'resolved' },
@@ -79,6 +89,9 @@ const TABLE: Record<ConversationState, Record<CommandName, Expected>> = {
     handback_other: 'invalid_state',
     start_assist: 'invalid_state',
     end_assist: 'invalid_state',
+    transfer_queue: 'invalid_state',
+    transfer_human: 'invalid_state',
+    transfer_other: 'invalid_state',
     close_customer: 'CLOSED none',
     close_owner_agent: 'CLOSED none',
     close_owner_human: 'not_owner',
@@ -96,6 +109,9 @@ const TABLE: Record<ConversationState, Record<CommandName, Expected>> = {
     handback_other: 'invalid_state',
     start_assist: 'invalid_state',
     end_assist: 'invalid_state',
+    transfer_queue: 'invalid_state',
+    transfer_human: 'invalid_state',
+    transfer_other: 'invalid_state',
     close_customer: 'CLOSED none',
     close_owner_agent: 'not_owner',
     close_owner_human: 'not_owner',
@@ -113,6 +129,9 @@ const TABLE: Record<ConversationState, Record<CommandName, Expected>> = {
     handback_other: 'invalid_state',
     start_assist: 'invalid_state',
     end_assist: 'invalid_state',
+    transfer_queue: 'invalid_state',
+    transfer_human: 'invalid_state',
+    transfer_other: 'invalid_state',
     close_customer: 'CLOSED none',
     close_owner_agent: 'not_owner',
     close_owner_human: 'not_owner',
@@ -130,6 +149,9 @@ const TABLE: Record<ConversationState, Record<CommandName, Expected>> = {
     handback_other: 'not_owner',
     start_assist: `AGENT_ASSIST ${human(staff1)}`,
     end_assist: 'invalid_state',
+    transfer_queue: `QUEUED queue:${queue}`,
+    transfer_human: `HUMAN_ACTIVE ${human(staff2)}`,
+    transfer_other: 'not_owner',
     close_customer: 'CLOSED none',
     close_owner_agent: 'not_owner',
     close_owner_human: 'CLOSED none',
@@ -147,6 +169,9 @@ const TABLE: Record<ConversationState, Record<CommandName, Expected>> = {
     handback_other: 'not_owner',
     start_assist: 'invalid_state',
     end_assist: `HUMAN_ACTIVE ${human(staff1)}`,
+    transfer_queue: `QUEUED queue:${queue}`,
+    transfer_human: `HUMAN_ACTIVE ${human(staff2)}`,
+    transfer_other: 'not_owner',
     close_customer: 'CLOSED none',
     close_owner_agent: 'not_owner',
     close_owner_human: 'CLOSED none',
@@ -270,5 +295,31 @@ describe('who may speak', () => {
   ];
   it.each(table)('%s → %s', (state, speaker) => {
     expect(speakerOf(inState(state))).toBe(speaker);
+  });
+});
+
+describe('ownership is one union of state and owner', () => {
+  it('refuses every state with an owner that state does not allow, in the schema and in evolve', () => {
+    const base = inState('AGENT_ACTIVE');
+    const owners: Owner[] = Object.values(OWNERS);
+    for (const state of CONVERSATION_STATES) {
+      for (const owner of owners) {
+        const legal = owner.type === OWNERS[state].type;
+        expect(ConversationSchema.safeParse({ ...base, state, owner }).success).toBe(legal);
+        expect(ownershipOf(state, owner) !== null).toBe(legal);
+      }
+    }
+    const bad = {
+      type: 'conversation.claimed',
+      at,
+      data: {
+        version: 6,
+        state: 'AGENT_ACTIVE',
+        owner: OWNERS.HUMAN_ACTIVE,
+        from: { state: 'QUEUED', owner: OWNERS.QUEUED },
+        staff: staff1,
+      },
+    } as const;
+    expect(() => evolve(base, bad)).toThrow(/no state allows/);
   });
 });

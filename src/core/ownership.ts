@@ -1,5 +1,5 @@
 import type { Command } from './commands.js';
-import type { Conversation, ConversationState } from './conversation.js';
+import { ownershipOf, type Conversation, type ConversationState } from './conversation.js';
 import type { EventDraft, TransitionEventDraft } from './events.js';
 import { describeOwner, type Actor, type Owner } from './owner.js';
 import type { OwnershipPolicy } from './ownership-policy.js';
@@ -113,6 +113,21 @@ export function decide(conversation: Conversation, command: Command, policy: Own
         ],
       };
     }
+    case 'TransferConversation': {
+      if (state !== 'HUMAN_ACTIVE' && state !== 'AGENT_ASSIST') return wrongState('HUMAN_ACTIVE or AGENT_ASSIST');
+      if (!isOwnedBy(conversation, { type: 'human', id: command.staff })) {
+        return reject('not_owner', `${command.staff} does not own the conversation (${describeOwner(conversation.owner)} does)`);
+      }
+      const { to: target } = command;
+      if (target.type === 'human' && target.id === command.staff) {
+        return reject('invalid_state', `${command.staff} already owns the conversation`);
+      }
+      const next = target.type === 'queue' ? ('QUEUED' as const) : ('HUMAN_ACTIVE' as const);
+      return {
+        ok: true,
+        events: [{ type: 'conversation.transferred', data: { ...to(conversation, next, target), staff: command.staff } }],
+      };
+    }
     case 'StartAssist':
     case 'EndAssist': {
       const [from, next, type] =
@@ -161,10 +176,12 @@ export function evolve(conversation: Conversation | null, event: EvolvableEvent)
       return conversation;
     default: {
       const { data } = event;
+      const ownership = ownershipOf(data.state, data.owner);
+      if (ownership === null)
+        throw new Error(`${event.type} leaves ${data.state} owned by ${describeOwner(data.owner)}, which no state allows`);
       const next: Conversation = {
         ...conversation,
-        state: data.state,
-        owner: data.owner,
+        ...ownership,
         version: data.version,
         updatedAt: event.at,
         queuedAt: data.state === 'QUEUED' ? conversation.queuedAt : null,
@@ -183,6 +200,10 @@ export function evolve(conversation: Conversation | null, event: EvolvableEvent)
           break;
         case 'conversation.claimed':
           next.lastHumanId = event.data.staff;
+          break;
+        case 'conversation.transferred':
+          if (event.data.owner.type === 'queue') next.queuedAt = event.at;
+          if (event.data.owner.type === 'human') next.lastHumanId = event.data.owner.id;
           break;
         case 'conversation.handed_back':
           next.agentId = event.data.agent;

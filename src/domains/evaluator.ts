@@ -15,12 +15,14 @@
  * why the agent transferred.
  */
 import { isDeepStrictEqual } from 'node:util';
+import { HANDOFF_TOOL_NAMES } from '../core/index.js';
 import type { Domain, DomainTask, GoldAction, HandoffLabel, RewardComponent } from './domain.js';
 import type { Judge, JudgeVerdict } from './judge.js';
 import { toolCallsOf, type TerminationReason, type Trajectory, type TrajectoryMessage, type TrajectoryToolCall } from './trajectory.js';
 
 /** Tool names that hand the customer to a human in any domain: the harness's action and tau2-bench's. */
-export const TRANSFER_TOOLS: ReadonlySet<string> = new Set(['handoff', 'transfer_to_human_agents']);
+/** The hand-off action's names (core's `HANDOFF_TOOL_NAMES`), as the evaluator counts a transfer. */
+export const TRANSFER_TOOLS: ReadonlySet<string> = HANDOFF_TOOL_NAMES;
 
 export interface DbCheck {
   reward: number;

@@ -8,6 +8,8 @@
 import {
   buildContextPacket,
   createIdGenerator,
+  isHandoffToolName,
+  TAU2_TRANSFER_TOOL,
   DEFAULT_OWNERSHIP_POLICY,
   seededRandom,
   type AgentId,
@@ -251,7 +253,7 @@ function appendTurn(
   }
 }
 
-const isHandoffCall = (name: string) => name === HANDOFF_TOOL || name === 'transfer_to_human_agents';
+const isHandoffCall = isHandoffToolName;
 
 /** Never hands off: the decider of a `never-transfer` run. */
 const silentDecider = async () => ({ handoff: false, reason: null, target: null, evidence: null, response: null });
@@ -302,7 +304,7 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeRes
     tools,
     handoff: { queues, agents: [] },
     defaultQueue: (domain.deciderPolicy.defaultTarget as QueueId) ?? queues[0],
-    tau2TransferAlias: domain.transferTool === 'transfer_to_human_agents',
+    tau2TransferAlias: domain.transferTool === TAU2_TRANSFER_TOOL,
     rules: domain.rules,
     ...(agent.outputGuardrails === false ? { outputGuardrails: [] } : {}),
     // Domain outputs are shown whole (a flight search can run long); a turn may take many steps

@@ -1,11 +1,9 @@
 import { z } from 'zod';
-import { DECIDER_REASONS, type AgentId, type HandoffTarget, type QueueId } from '../core/index.js';
+import { DECIDER_REASONS, HANDOFF_TOOL, TAU2_TRANSFER_TOOL, type AgentId, type HandoffTarget, type QueueId } from '../core/index.js';
 import type { ToolSpec } from '../core/index.js';
 import { toolSpec } from './tool.js';
 
-/** The name of the typed hand-off action, and tau2-bench's name for a transfer to humans. */
-export const HANDOFF_TOOL = 'handoff';
-export const TAU2_TRANSFER_TOOL = 'transfer_to_human_agents';
+export { HANDOFF_TOOL, TAU2_TRANSFER_TOOL };
 
 /** Reasons a model may give for handing off: the decider's, or its own judgement. */
 export const MODEL_HANDOFF_REASONS = [...DECIDER_REASONS, 'agent_decision'] as const;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AgentIdSchema, ConversationIdSchema, ConversationSchema, MAX_MESSAGE_CHARS, MessageSchema } from '../core/index.js';
+import { AgentIdSchema, ConversationFieldsSchema, ConversationIdSchema, MAX_MESSAGE_CHARS, MessageSchema } from '../core/index.js';
 import { HttpError } from './http-errors.js';
 
 /** A strict object whose own type error says plainly that a JSON object was expected. */
@@ -15,8 +15,8 @@ export const ConversationParamsSchema = jsonObject({ id: ConversationIdSchema })
 /** Body of `POST /v1/conversations`; every field is optional, and so is the body. */
 export const OpenConversationBodySchema = jsonObject({
   agent: AgentIdSchema.exactOptional(),
-  channel: ConversationSchema.shape.channel.exactOptional(),
-  customerId: ConversationSchema.shape.customerId.exactOptional(),
+  channel: ConversationFieldsSchema.shape.channel.exactOptional(),
+  customerId: ConversationFieldsSchema.shape.customerId.exactOptional(),
 });
 
 /** An idempotency key, from the body or from the `Idempotency-Key` header. */

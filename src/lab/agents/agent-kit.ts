@@ -4,7 +4,7 @@
  * request is worked on; a proposed change that runs only on the customer's explicit yes; and what
  * to say once the recognised requests are done.
  */
-import type { DeciderReason, PolicyResponse } from '../../core/index.js';
+import { TAU2_TRANSFER_TOOL, type DeciderReason, type PolicyResponse } from '../../core/index.js';
 import type { Domain } from '../../domains/domain.js';
 import { alreadySaid, askAgain, confirmed, declined, isClosing, type ConversationView } from './conversation.js';
 import { outOfScopeIn, triggersInLatestTurn, type Trigger } from './handoff-triggers.js';
@@ -74,7 +74,7 @@ export function respond(view: ConversationView, step: Step, canHandoff: boolean)
     const args = { target: step.target, reason: step.reason, summary: step.summary };
     return madeThisTurn(view, 'handoff', args) > 0 ? say(step.instead) : call('handoff', args, step.text);
   }
-  if (view.offered.has('transfer_to_human_agents')) return call('transfer_to_human_agents', { summary: step.summary }, step.text);
+  if (view.offered.has(TAU2_TRANSFER_TOOL)) return call(TAU2_TRANSFER_TOOL, { summary: step.summary }, step.text);
   return say(step.instead);
 }
 
