@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { DeciderPolicySchema, SAFETY_RESPONSE, type AgentId, type QueueId, type StaffId } from '../src/core/index.js';
 import type { AgentConfig } from '../src/runtime/agent-config.js';
-import { createAgentRunner } from '../src/runtime/agent-runner.js';
+import { createConversationService } from '../src/runtime/service/conversation-service.js';
 import { harnessDecider } from '../src/runtime/harness-decider.js';
 import { defineTool } from '../src/runtime/tool.js';
 import { openStore } from '../src/store/open-store.js';
@@ -63,7 +63,7 @@ async function setup(steps: ScriptedStep[]) {
     handoff: { queues: [queue], agents: [] },
     defaultQueue: queue,
   };
-  const runner = createAgentRunner({
+  const runner = createConversationService({
     gateway,
     agents: new Map<AgentId, AgentConfig>([[TEST_AGENT, agent]]),
     policyFor: () => policy,

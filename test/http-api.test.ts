@@ -1,37 +1,25 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_MESSAGE_CHARS, type Conversation, type ConversationId, type Message, type StoredEvent } from '../src/core/index.js';
-import type { Gateway } from '../src/runtime/gateway.js';
-import { buildHttpApp, DEFAULT_BODY_LIMIT_BYTES } from '../src/server/http-app.js';
+import { DEFAULT_BODY_LIMIT_BYTES } from '../src/server/http-app.js';
 import type { ErrorBody } from '../src/server/http-errors.js';
-import { openStore } from '../src/store/open-store.js';
 import type { Store } from '../src/store/store.js';
-import { gatewayFor } from '../src/testing/gateway-fixture.js';
-import { startThrowawayPostgres } from '../src/testing/throwaway-postgres.js';
+import { scriptedPolicy } from '../src/testing/scripted-policy.js';
+import { startTestRuntime, type TestRuntime } from './support/runtime-server.js';
 
 type StoreKind = 'sqlite' | 'postgres';
 
-/** A fresh, migrated store of the given kind, and how to remove what it left behind. */
-async function openTestStore(kind: StoreKind): Promise<{ store: Store; cleanup: () => void }> {
-  if (kind === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'baton-http-'));
-    const store = await openStore({ kind: 'sqlite', path: join(dir, 'baton.sqlite') });
-    return { store, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
-  }
-  const server = await startThrowawayPostgres({ env: { BATON_PG_URL: inject('pgUrl') } });
-  const store = await openStore({ kind: 'postgres', url: await server.createDatabase() });
-  return { store, cleanup: () => {} };
+/** The agent of these tests answers every message with one fixed reply: the routes are under test, not the agent. */
+const noted = () => scriptedPolicy([{ reply: 'Noted.' }], { whenExhausted: 'repeat_last' });
+
+/** The customer messages a conversation's log holds. */
+async function received(store: Store, id: ConversationId): Promise<Message[]> {
+  return (await store.listEvents(id)).flatMap((e) => (e.type === 'message.received' ? [e.data.message] : []));
 }
 
 /** Every conversation with its message and event counts: what a refused request must leave alone. */
 async function snapshot(store: Store) {
   const ids = await store.listConversationIds();
-  return Promise.all(
-    ids.map(async (id) => ({ id, messages: (await store.listMessages(id)).length, events: (await store.listEvents(id)).length })),
-  );
+  return Promise.all(ids.map(async (id) => ({ id, received: (await received(store, id)).length })));
 }
 
 interface Sent {
@@ -193,7 +181,7 @@ const BAD_INPUT: BadCase[] = [
   },
   {
     name: 'a conversation id of the wrong shape (read)',
-    path: () => '/v1/conversations/42',
+    path: () => '/v1/conversations/42/messages',
     call: {},
     status: 400,
     code: 'invalid_request',
@@ -209,7 +197,7 @@ const BAD_INPUT: BadCase[] = [
   },
   {
     name: 'an unknown conversation (read)',
-    path: () => '/v1/conversations/conv_doesnotexist',
+    path: () => '/v1/conversations/conv_doesnotexist/messages',
     call: {},
     status: 404,
     code: 'not_found',
@@ -291,14 +279,18 @@ const BAD_INPUT: BadCase[] = [
 
 describe.each<{ kind: StoreKind }>([{ kind: 'sqlite' }, { kind: 'postgres' }])('HTTP API over $kind', ({ kind }) => {
   let store: Store;
-  let cleanup: () => void = () => {};
-  let gateway: Gateway;
-  let app: FastifyInstance;
+  let server: TestRuntime;
   let base: string;
   let existing: ConversationId;
+  /** Customer tokens by conversation; a request for an unknown one carries `existing`'s. */
+  const tokens = new Map<string, string>();
+  const tokenFor = (path: string): string => {
+    const id = /\/v1\/conversations\/(conv_[A-Za-z0-9_-]+)/.exec(path)?.[1];
+    return tokens.get(id ?? '') ?? tokens.get(existing)!;
+  };
 
   async function send(path: string, call: Call = {}): Promise<Sent> {
-    const headers: Record<string, string> = { ...call.headers };
+    const headers: Record<string, string> = { authorization: `Bearer ${tokenFor(path)}`, ...call.headers };
     let body: string | undefined;
     if (typeof call.body === 'string') body = call.body;
     else if (call.body !== undefined) {
@@ -319,20 +311,25 @@ describe.each<{ kind: StoreKind }>([{ kind: 'sqlite' }, { kind: 'postgres' }])('
     );
 
   beforeAll(async () => {
-    ({ store, cleanup } = await openTestStore(kind));
-    // createGateway with real time, random ids, the default policy and agent_support as default agent.
-    gateway = gatewayFor(store);
-    app = buildHttpApp({ gateway, storeKind: store.kind });
-    base = await app.listen({ port: 0, host: '127.0.0.1' });
-    existing = (await gateway.open()).id;
-    await gateway.receive(existing, { text: 'already here', idempotencyKey: 'k-existing' });
+    server = await startTestRuntime(kind, { policy: noted });
+    ({ store, base } = server);
+    const first = await server.open();
+    existing = first.id;
+    tokens.set(first.id, first.token);
+    await server.runtime.service.receive(existing, { text: 'already here', idempotencyKey: 'k-existing' });
   });
 
   afterAll(async () => {
-    await app?.close();
-    await store?.close();
-    cleanup();
+    await server?.close();
   });
+
+  /** Opens a conversation over HTTP and keeps its customer token for later requests. */
+  async function openOverHttp(body?: unknown): Promise<Sent & { conversation: Conversation }> {
+    const res = await send('/v1/conversations', { method: 'POST', ...(body === undefined ? {} : { body }) });
+    const { conversation, customerToken } = res.body as { conversation: Conversation; customerToken: string };
+    tokens.set(conversation.id, customerToken);
+    return { ...res, conversation };
+  }
 
   it('reports health and the store kind', async () => {
     const res = await send('/health');
@@ -341,13 +338,11 @@ describe.each<{ kind: StoreKind }>([{ kind: 'sqlite' }, { kind: 'postgres' }])('
   });
 
   it('opens a conversation, stores a message once, and reads both back', async () => {
-    const created = await send('/v1/conversations', {
-      method: 'POST',
-      body: { agent: 'agent_billing', channel: 'web', customerId: 'cust_17' },
-    });
+    const created = await openOverHttp({ agent: 'agent_support', channel: 'web', customerId: 'cust_17' });
     expect(created.status).toBe(201);
-    const { conversation } = created.body as { conversation: Conversation };
-    expect(conversation).toMatchObject({ state: 'AGENT_ACTIVE', agentId: 'agent_billing', channel: 'web', customerId: 'cust_17' });
+    const { conversation } = created;
+    expect((created.body as { customerToken: string }).customerToken).toMatch(/^ct_[A-Za-z0-9_-]{43}$/);
+    expect(conversation).toMatchObject({ state: 'AGENT_ACTIVE', agentId: 'agent_support', channel: 'web', customerId: 'cust_17' });
     expect(conversation.id).toMatch(/^conv_/);
 
     const first = await postMessage(conversation.id, 'where is my order?', 'order-q-1');
@@ -365,26 +360,26 @@ describe.each<{ kind: StoreKind }>([{ kind: 'sqlite' }, { kind: 'postgres' }])('
     expect(again.status).toBe(200);
     expect(again.body).toEqual({ message: posted.message, duplicate: true });
 
-    const read = await send(`/v1/conversations/${conversation.id}`);
+    await server.runtime.service.idle();
+    const read = await send(`/v1/conversations/${conversation.id}/messages`);
     expect(read.status).toBe(200);
-    const {
-      conversation: stored,
-      messages: storedMessages,
-      events,
-    } = read.body as {
-      conversation: Conversation;
-      messages: Message[];
-      events: StoredEvent[];
-    };
-    expect(stored).toEqual(conversation);
-    expect(storedMessages).toEqual([posted.message]);
-    expect(events.map((e) => e.type)).toEqual(['conversation.created', 'message.received']);
+    const { messages: seen, cursor } = read.body as { messages: Array<{ id: string; from: string; text: string }>; cursor: string };
+    expect(seen.map((m) => [m.from, m.text])).toEqual([
+      ['customer', 'where is my order?'],
+      ['agent', 'Noted.'],
+    ]);
+    expect(seen[0]!.id).toBe(posted.message.id);
+    const after = await send(`/v1/conversations/${conversation.id}/messages?after=${cursor}`);
+    expect(after.body).toEqual({ messages: [], cursor });
+    const events: StoredEvent[] = await store.listEvents(conversation.id);
+    expect(events.filter((e) => e.type === 'message.received').map((e) => e.data.message)).toEqual([posted.message]);
+    expect(events[0]).toMatchObject({ type: 'conversation.created', data: { conversation } });
   });
 
   it('opens a conversation without a body, served by the default agent', async () => {
-    const created = await send('/v1/conversations', { method: 'POST' });
+    const created = await openOverHttp();
     expect(created.status).toBe(201);
-    expect((created.body as { conversation: Conversation }).conversation).toMatchObject({
+    expect(created.conversation).toMatchObject({
       agentId: 'agent_support',
       channel: 'api',
       customerId: null,
@@ -411,11 +406,12 @@ describe.each<{ kind: StoreKind }>([{ kind: 'sqlite' }, { kind: 'postgres' }])('
       error: { code: 'payload_too_large', message: `the request body is larger than the limit of ${DEFAULT_BODY_LIMIT_BYTES} bytes` },
     });
     expect(await snapshot(store)).toEqual(before);
-    expect((await store.listMessages(existing)).map((m) => m.idempotencyKey)).toEqual(['k-existing']);
+    expect((await received(store, existing)).map((m) => m.idempotencyKey)).toEqual(['k-existing']);
   });
 
   it('stores one message and one message.received for 100 concurrent posts with one key', async () => {
-    const id = (await gateway.open()).id;
+    const { id, token } = await server.open();
+    tokens.set(id, token);
     const results = await Promise.all(
       Array.from({ length: 100 }, (_, i) => postMessage(id, 'refund please', 'k-storm', i % 2 === 0 ? 'header' : 'body')),
     );
@@ -427,34 +423,41 @@ describe.each<{ kind: StoreKind }>([{ kind: 'sqlite' }, { kind: 'postgres' }])('
     expect(created[0]?.body).toEqual({ message: winner, duplicate: false });
     for (const r of redelivered) expect(r.body).toEqual({ message: winner, duplicate: true });
 
-    expect(await store.listMessages(id)).toEqual([winner]);
-    const received = (await store.listEvents(id)).filter((e) => e.type === 'message.received');
-    expect(received).toHaveLength(1);
-    expect(received[0]).toMatchObject({ data: { message: { id: winner.id, idempotencyKey: 'k-storm' } } });
+    expect(await received(store, id)).toEqual([winner]);
   });
 
   it('answers an unexpected failure with an opaque, logged 500', async () => {
     const logged: string[] = [];
-    const failing = buildHttpApp({
-      gateway: {
-        ...gateway,
-        read: async () => {
-          throw new Error('disk on fire at /var/secret');
-        },
+    const failing = new Proxy(store, {
+      get(target, key, receiver) {
+        if (key === 'listEvents') {
+          return async () => {
+            throw new Error('disk on fire at /var/secret');
+          };
+        }
+        const value: unknown = Reflect.get(target, key, receiver);
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
       },
-      storeKind: store.kind,
+    });
+    const { composeServeRuntime } = await import('../src/cli/serve-runtime.js');
+    const { ServeConfigSchema } = await import('../src/cli/serve-config.js');
+    const broken = await composeServeRuntime({
+      store: failing,
+      config: ServeConfigSchema.parse({}),
       logger: { level: 'error', stream: { write: (line: string) => void logged.push(line) } },
     });
-    const url = await failing.listen({ port: 0, host: '127.0.0.1' });
+    const url = await broken.app.listen({ port: 0, host: '127.0.0.1' });
     try {
-      const response = await fetch(`${url}/v1/conversations/${existing}`);
+      const response = await fetch(`${url}/v1/conversations/${existing}/messages`, {
+        headers: { authorization: `Bearer ${tokens.get(existing)}` },
+      });
       expect(response.status).toBe(500);
       const text = await response.text();
       expect(JSON.parse(text)).toEqual({ error: { code: 'internal', message: 'internal error' } });
       expect(text).not.toContain('fire');
       expect(logged.join('')).toContain('disk on fire at /var/secret');
     } finally {
-      await failing.close();
+      await broken.app.close();
     }
   });
 });

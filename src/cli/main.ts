@@ -1,7 +1,6 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { z } from 'zod';
-import { AgentIdSchema } from '../core/index.js';
 import { DOMAIN_NAMES, type DomainName } from '../domains/domain.js';
 import { AGENT_NAMES } from '../lab/agents/names.js';
 import type { AuditCommandOptions } from './audit-command.js';
@@ -37,21 +36,88 @@ const program = new Command('baton')
   .version(VERSION)
   .showHelpAfterError();
 
-program
-  .command('serve')
-  .description('serve the conversation gateway over HTTP')
-  .addOption(new Option('--store <kind>', 'where conversations are kept').choices(['sqlite', 'memory', 'postgres']).default('sqlite'))
-  .option('--db <path>', 'SQLite file (with --store sqlite)', '.baton/baton.sqlite')
-  .option('--pg-url <url>', 'PostgreSQL connection string (with --store postgres; or BATON_PG_URL)')
+/** The store options that `serve` and `staff add` share. */
+const withStoreOptions = (command: Command) =>
+  command
+    .addOption(new Option('--store <kind>', 'where conversations are kept').choices(['sqlite', 'memory', 'postgres']).default('sqlite'))
+    .option('--db <path>', 'SQLite file (with --store sqlite)', '.baton/baton.sqlite')
+    .option('--pg-url <url>', 'PostgreSQL connection string (with --store postgres; or BATON_PG_URL)');
+
+withStoreOptions(
+  program
+    .command('serve')
+    .description('serve the runtime over HTTP: customers write, agents answer and hand off, staff sign in and take over'),
+)
   .option('--host <host>', 'address to listen on', '127.0.0.1')
   .option('--port <port>', 'port to listen on (0: any free port)', port, Number(process.env['PORT'] ?? 3000))
-  .option('--agent <id>', 'agent that serves new conversations', 'agent_support')
-  .action(async (opts: { store: string; db: string; pgUrl?: string; host: string; port: number; agent: string }) => {
-    const agent = AgentIdSchema.safeParse(opts.agent);
-    if (!agent.success) throw new InvalidArgumentError(`--agent: ${z.prettifyError(agent.error)}`);
-    const { serve } = await import('./serve.js');
-    await serve({ store: storeConfig(opts), host: opts.host, port: opts.port, agent: agent.data });
-  });
+  .addOption(
+    new Option('--domain <name>', 'the domain the agents work (over the configuration file)').choices(['billing', 'airline', 'retail']),
+  )
+  .addOption(
+    new Option('--agent <policy>', "the default agent's policy: the offline rule agent, or the model of BATON_LLM_*")
+      .choices(['rule', 'llm'])
+      .default('rule'),
+  )
+  .option('--config <path>', 'configuration file (agents, hand-off graph, hosts); baton.config.json when it exists')
+  .action(
+    async (opts: {
+      store: string;
+      db: string;
+      pgUrl?: string;
+      host: string;
+      port: number;
+      domain?: 'billing' | 'airline' | 'retail';
+      agent: 'rule' | 'llm';
+      config?: string;
+    }) => {
+      const { serve } = await import('./serve.js');
+      const configPath = opts.config ?? (existsSync('baton.config.json') ? 'baton.config.json' : null);
+      await serve({
+        store: storeConfig(opts),
+        host: opts.host,
+        port: opts.port,
+        configPath,
+        agent: opts.agent,
+        ...(opts.domain ? { domain: opts.domain } : {}),
+      });
+    },
+  );
+
+const staff = program.command('staff').description('staff accounts of the runtime');
+withStoreOptions(
+  staff
+    .command('add')
+    .description('make a staff account; prints a generated password once unless --password-stdin')
+    .requiredOption('--email <address>', "the person's e-mail address (their sign-in)")
+    .addOption(new Option('--role <role>', 'what they may do').choices(['agent', 'supervisor', 'admin']).makeOptionMandatory())
+    .option('--skills <list>', 'comma-separated skills (the queues they work), e.g. billing,refunds', '')
+    .option('--name <name>', 'their name as colleagues see it', '')
+    .option('--password-stdin', 'read the password from standard input (at least 12 characters)'),
+).action(
+  async (opts: {
+    store: string;
+    db: string;
+    pgUrl?: string;
+    email: string;
+    role: 'agent' | 'supervisor' | 'admin';
+    skills: string;
+    name: string;
+    passwordStdin?: boolean;
+  }) => {
+    const { staffAdd } = await import('./staff-command.js');
+    process.exitCode = await staffAdd({
+      store: storeConfig(opts),
+      email: opts.email,
+      role: opts.role,
+      name: opts.name,
+      skills: opts.skills
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== ''),
+      passwordStdin: opts.passwordStdin === true,
+    });
+  },
+);
 
 program
   .command('decide')

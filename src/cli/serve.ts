@@ -1,14 +1,19 @@
-import { createIdGenerator, DEFAULT_OWNERSHIP_POLICY, type AgentId } from '../core/index.js';
-import { createGateway } from '../runtime/gateway.js';
-import { buildHttpApp } from '../server/http-app.js';
+import { pino } from 'pino';
 import { openStore, type StoreConfig } from '../store/open-store.js';
+import { loadServeConfig } from './serve-config.js';
+import { composeServeRuntime, llmEndpointFromEnv } from './serve-runtime.js';
 
 /** Resolved options of `baton serve`. */
 export interface ServeOptions {
   store: StoreConfig;
   host: string;
   port: number;
-  agent: AgentId;
+  /** The configuration file, or null for the defaults. */
+  configPath: string | null;
+  /** `--domain`, over the configuration's. */
+  domain?: 'billing' | 'airline' | 'retail';
+  /** `--agent rule|llm`: the default agent's policy when the configuration lists no agents. */
+  agent: 'rule' | 'llm';
 }
 
 /** Describes where the store lives, for the start-up line. */
@@ -18,31 +23,53 @@ export function describeStore(store: StoreConfig): string {
   return 'memory (nothing is kept after exit)';
 }
 
-/** Opens the store and serves the HTTP API until SIGINT or SIGTERM, then closes both cleanly. */
+const isLoopback = (host: string) => host === 'localhost' || host === '::1' || /^127\./.test(host);
+
+/**
+ * Opens the store, composes the runtime, answers what a crash left unanswered, and serves until
+ * SIGINT or SIGTERM; then lets running turns finish and closes everything cleanly.
+ */
 export async function serve(options: ServeOptions): Promise<void> {
+  const loaded = loadServeConfig(options.configPath);
+  const config = options.domain ? { ...loaded, domain: options.domain } : loaded;
+  const log = pino({ level: process.env['LOG_LEVEL'] ?? 'info' }, pino.destination(2));
   const store = await openStore(options.store);
-  const clock = { now: Date.now };
-  const gateway = createGateway({
+  const bindHost = options.host.replace(/^\[|\]$/g, '');
+  const runtime = await composeServeRuntime({
     store,
-    clock,
-    ids: createIdGenerator({ now: clock.now, random: Math.random }),
-    policy: DEFAULT_OWNERSHIP_POLICY,
-    defaultAgent: options.agent,
+    config,
+    agentPolicy: options.agent,
+    llm: llmEndpointFromEnv(),
+    extraHosts: isLoopback(bindHost) || bindHost === '0.0.0.0' || bindHost === '::' ? [] : [bindHost],
+    metricsToken: process.env['BATON_METRICS_TOKEN'] || null,
+    logger: { level: process.env['LOG_LEVEL'] ?? 'warn' },
+    onTurnError: (conversationId, error) => log.error({ conversationId, err: error }, 'an agent turn failed'),
+  }).catch(async (error: unknown) => {
+    await store.close();
+    throw error;
   });
-  const app = buildHttpApp({ gateway, storeKind: store.kind, logger: { level: process.env['LOG_LEVEL'] ?? 'warn' } });
+  const { app, service } = runtime;
   try {
     await app.listen({ host: options.host, port: options.port });
   } catch (error) {
     await store.close();
     throw new Error(`could not listen on ${options.host}:${options.port}: ${(error as Error).message}. Choose another --port.`);
   }
+  const recovered = await service.recover();
+  if (recovered.turns + recovered.handoffs > 0) log.info(recovered, 'recovered work a previous process left');
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
+  const agents = [...runtime.agents.keys()].join(', ');
   process.stderr.write(
-    `baton: serving on http://${options.host}:${port} — store: ${describeStore(options.store)}\n` +
-      `baton: try  curl -s -XPOST http://${options.host}:${port}/v1/conversations\n` +
+    `baton: serving on http://${options.host}:${port} — store: ${describeStore(options.store)}; domain: ${runtime.domain.name}; agents: ${agents}\n` +
+      `baton: try  curl -s -XPOST http://${options.host}:${port}/v1/conversations   (README: "Run it for your team")\n` +
       'baton: press Ctrl-C to stop\n',
   );
+  if (!isLoopback(bindHost)) {
+    process.stderr.write(
+      `baton: warning: listening on ${options.host}, which other machines can reach. Serve behind HTTPS, set "secureCookies" and "allowedHosts" in baton.config.json, and set BATON_METRICS_TOKEN.\n`,
+    );
+  }
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);
@@ -50,5 +77,6 @@ export async function serve(options: ServeOptions): Promise<void> {
   });
   process.stderr.write('baton: stopping…\n');
   await app.close();
+  await service.idle();
   await store.close();
 }

@@ -25,3 +25,5 @@ export * from './decider-policy.js';
 export * from './handoff-signals.js';
 export * from './decide-handoff.js';
 export * from './handoff-tools.js';
+export * from './staff.js';
+export * from './runtime-metrics.js';

@@ -1,15 +1,13 @@
 /**
  * One lab episode: a simulated customer talks to an agent through the same gateway and harness
- * production runs (`createGateway`, `createAgentRunner`, `runTurn`), on the domain's tools over
+ * production runs (`createConversationService` over `createGateway`, `runTurn`), on the domain's tools over
  * the episode's own database. What is measured is what is deployed. The episode ends when the
  * customer stops (tau2-bench's tokens), after a hand-off, or at the turn or error limits, and is
  * scored by the evaluator.
  */
 import {
-  buildContextPacket,
   createIdGenerator,
   isHandoffToolName,
-  TAU2_TRANSFER_TOOL,
   DEFAULT_OWNERSHIP_POLICY,
   seededRandom,
   type AgentId,
@@ -17,18 +15,17 @@ import {
   type DeciderPolicy,
   type HandoffReason,
   type Policy,
-  type QueueId,
 } from '../core/index.js';
 import type { Domain, DomainTask } from '../domains/domain.js';
 import { evaluate, type EvaluateOptions, type Evaluation } from '../domains/evaluator.js';
 import { OPENING_MESSAGE, type TerminationReason, type Trajectory, type TrajectoryMessage } from '../domains/trajectory.js';
-import type { AgentConfig } from '../runtime/agent-config.js';
 import type { TurnResult } from '../runtime/agent-loop.js';
-import { createAgentRunner, TRANSFER_NOTICE } from '../runtime/agent-runner.js';
 import { createGateway } from '../runtime/gateway.js';
 import { HANDOFF_TOOL } from '../runtime/handoff-tool.js';
+import { agentDomainTools, domainAgentConfig, domainHarnessTools, domainPacketBuilder } from '../runtime/domain-agent.js';
 import { harnessDecider } from '../runtime/harness-decider.js';
-import { defineTool, type Tool, type ToolContext } from '../runtime/tool.js';
+import { createConversationService } from '../runtime/service/conversation-service.js';
+import { TRANSFER_NOTICE } from '../runtime/service/handoff-router.js';
 import { MemoryStore } from '../store/memory-store.js';
 import type { Store } from '../store/store.js';
 import type { CustomerView, UserSimulator } from './user.js';
@@ -108,44 +105,7 @@ export interface EpisodeResult {
   userError: string | null;
 }
 
-/**
- * The domain's tools the agent is offered as its own: all but the transfer tool (the harness's
- * hand-off, and tau2-bench's alias of it, stand in its place).
- */
-export function agentDomainTools(domain: Domain): Domain['tools'] {
-  return domain.tools.filter((tool) => tool.name !== domain.transferTool && tool.name !== HANDOFF_TOOL);
-}
-
-/** Tools of the domain as the harness offers them, failing while an injected outage lasts. */
-function harnessTools(
-  domain: Domain,
-  episode: ReturnType<Domain['newEpisode']>,
-  agent: EpisodeAgent,
-  outageActive: () => boolean,
-  executed: Map<string, { injected: boolean }>,
-): Tool[] {
-  return agentDomainTools(domain).map((tool) =>
-    defineTool({
-      name: tool.name,
-      description: tool.description,
-      kind: tool.kind === 'write' ? 'write' : 'read',
-      schema: tool.schema,
-      needsConfirmation: agent.confirmWrites && tool.kind === 'write' && tool.needsConfirmation !== false,
-      execute: (args: Record<string, unknown>, context: ToolContext) => {
-        const record = { injected: false };
-        executed.set(context.callId, record);
-        if (outageActive()) {
-          record.injected = true;
-          throw new Error(`${tool.name} is unavailable: the service did not respond. Try again later.`);
-        }
-        const result = episode.call(tool.name, args);
-        // The harness shows a thrown error as `Error: <message>`: tau2-bench's text exactly.
-        if (result.error) throw new Error(result.output.replace(/^Error: /, ''));
-        return result.output;
-      },
-    }),
-  );
-}
+export { agentDomainTools };
 
 const parseArgs = (text: string): Record<string, unknown> => {
   try {
@@ -296,34 +256,35 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeRes
   let customerTurn = 0;
   const outageFrom = variant?.outage?.fromTurn ?? null;
   const executed = new Map<string, { injected: boolean }>();
-  const tools = harnessTools(domain, episode, agent, () => outageFrom !== null && customerTurn >= outageFrom, executed);
-  const queues = domain.queues.map((q) => q.id as QueueId);
-  const config: AgentConfig = {
+  const tools = domainHarnessTools(domain, episode, {
+    confirmWrites: agent.confirmWrites,
+    // Tools of the domain fail while an injected outage lasts.
+    beforeCall: (name, context) => {
+      const record = { injected: false };
+      executed.set(context.callId, record);
+      if (outageFrom !== null && customerTurn >= outageFrom) {
+        record.injected = true;
+        throw new Error(`${name} is unavailable: the service did not respond. Try again later.`);
+      }
+    },
+  });
+  const config = domainAgentConfig(domain, tools, {
     id: LAB_AGENT,
-    instructions: domain.policy,
-    tools,
-    handoff: { queues, agents: [] },
-    defaultQueue: (domain.deciderPolicy.defaultTarget as QueueId) ?? queues[0],
-    tau2TransferAlias: domain.transferTool === TAU2_TRANSFER_TOOL,
-    rules: domain.rules,
     ...(agent.outputGuardrails === false ? { outputGuardrails: [] } : {}),
     // Domain outputs are shown whole (a flight search can run long); a turn may take many steps
     // (tau2-bench bounds a whole run at 200).
     sandbox: { maxOutputChars: 1_000_000 },
     budget: { maxSteps: options.maxStepsPerTurn ?? 40 },
-  };
+  });
   const deciderPolicy: DeciderPolicy = domain.deciderPolicy;
   let lastTurn: TurnResult | null = null;
-  const runner = createAgentRunner({
+  // The lab's conversation goes through the production service; only the customer is simulated.
+  const runner = createConversationService({
     gateway,
     agents: new Map([[LAB_AGENT, config]]),
     policyFor: () => agent.policy,
     decide: agent.handoff ? harnessDecider(deciderPolicy) : silentDecider,
-    buildPacket: (input) =>
-      buildContextPacket({
-        ...input,
-        authentication: { ...domain.authentication, identityTools: [...(domain.authentication.identityTools ?? [])] },
-      }),
+    buildPacket: domainPacketBuilder(domain),
     clock,
     observe: ({ result }) => {
       lastTurn = result;

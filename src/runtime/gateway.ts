@@ -40,7 +40,9 @@ export interface GatewayOptions {
 /** The outcome of a command: the conversation after it, or why it was refused. */
 export type CommandOutcome =
   | { ok: true; conversation: Conversation; events: StoredEvent[] }
-  | { ok: false; rejection: Rejection | { code: 'not_found' | 'contention'; message: string } };
+  | { ok: false; rejection: Rejection | { code: 'not_found' | 'contention'; message: string } }
+  /** The caller acted on a version that is no longer current: nothing changed; here is what is. */
+  | { ok: false; rejection: { code: 'stale'; message: string }; current: Conversation };
 
 export type ReceiveOutcome =
   | { ok: true; message: Message; duplicate: boolean; conversation: Conversation }
@@ -110,8 +112,44 @@ export function createGateway(options: GatewayOptions) {
     return { ok: false, rejection: { code: 'contention', message: `gave up after ${maxRetries + 1} lost races` } };
   }
 
+  /**
+   * A command decided on the version the caller saw, and applied only if that version is still
+   * current: never re-decided on a newer one (a person acting on a view that changed under them
+   * is refused and shown what is, instead).
+   */
+  async function commandAt(conversationId: ConversationId, cmd: Command, expectedVersion: number): Promise<CommandOutcome> {
+    const current = await store.getConversation(conversationId);
+    if (!current) return notFound(conversationId);
+    const stale = (now: Conversation): CommandOutcome => ({
+      ok: false,
+      rejection: {
+        code: 'stale',
+        message: `you acted on version ${expectedVersion}; the conversation is at version ${now.version} (${now.state})`,
+      },
+      current: now,
+    });
+    if (current.version !== expectedVersion) return stale(current);
+    const at = isoAt(clock);
+    const planned = plan(current, cmd, policy, at);
+    if (!planned.ok) return planned;
+    const result = await store.transition({
+      conversationId,
+      expectedVersion,
+      next: planned.next,
+      events: toEvents(conversationId, planned.events, at),
+    });
+    if (result.ok) return { ok: true, conversation: result.conversation, events: result.events };
+    if (result.reason === 'not_found' || !result.current) return notFound(conversationId);
+    return stale(result.current);
+  }
+
   return {
     policy,
+    /** The store underneath, for reads the gateway does not wrap (pages, queue views). */
+    store,
+
+    /** Applies `cmd` if the conversation is still at `expectedVersion` (staff actions). */
+    commandAt,
 
     /** Opens a conversation, served by `agent` (or the default agent). */
     async open(input: { agent?: AgentId; channel?: string; customerId?: string | null } = {}): Promise<Conversation> {

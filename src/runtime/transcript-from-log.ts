@@ -1,8 +1,15 @@
-import type { StoredEvent, TranscriptItem } from '../core/index.js';
+import type { MessageId, StoredEvent, TranscriptItem } from '../core/index.js';
+
+/** Raw texts of customer messages that the log holds redacted, by message id (in memory only). */
+export type RawTexts = ReadonlyMap<MessageId, string>;
+const NO_RAW: RawTexts = new Map();
 
 /** The transcript item one log entry contributes, if any. */
-function itemOf(event: StoredEvent): TranscriptItem | null {
-  if (event.type === 'message.received') return { role: 'customer', text: event.data.message.text };
+function itemOf(event: StoredEvent, raw: RawTexts = NO_RAW): TranscriptItem | null {
+  if (event.type === 'message.received') {
+    const { message } = event.data;
+    return { role: 'customer', text: raw.get(message.id) ?? message.text };
+  }
   if (event.type === 'message.sent') {
     const { sender, text } = event.data.message;
     if (sender.type === 'agent') return { role: 'agent', text };
@@ -18,10 +25,11 @@ function itemOf(event: StoredEvent): TranscriptItem | null {
 /**
  * The conversation as the harness reads it, rebuilt from the log: customer messages, delivered
  * agent and human messages, tool calls. Holding messages from the system and suppressed replies
- * are not part of it: the customer never saw the latter, and the former say nothing.
+ * are not part of it: the customer never saw the latter, and the former say nothing. A customer
+ * message stored redacted reads as its raw text while `raw` still holds it (the turn answering it).
  */
-export function transcriptFromLog(events: readonly StoredEvent[]): TranscriptItem[] {
-  return events.flatMap((event) => itemOf(event) ?? []);
+export function transcriptFromLog(events: readonly StoredEvent[], raw: RawTexts = NO_RAW): TranscriptItem[] {
+  return events.flatMap((event) => itemOf(event, raw) ?? []);
 }
 
 /**

@@ -1,8 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Gateway } from '../runtime/gateway.js';
+import type { ConversationService } from '../runtime/service/conversation-service.js';
+import { parseCursor } from '../runtime/service/customer-feed.js';
+import { requireCustomer, type CallerDeps } from './auth/callers.js';
+import { newToken, tokenHash } from './auth/secrets.js';
 import { HttpError } from './http-errors.js';
+import { routeDocs } from './route-docs.js';
 import {
   ConversationParamsSchema,
+  CustomerFeedQuerySchema,
   IdempotencyKeySchema,
   OpenConversationBodySchema,
   PostMessageBodySchema,
@@ -14,6 +19,7 @@ const noConversation = (id: string) => new HttpError(404, 'not_found', `there is
 /** The idempotency key of a message post: from the body or the header, which must agree if both are given. */
 function idempotencyKeyOf(request: FastifyRequest, fromBody: string | undefined): string {
   const header = request.headers['idempotency-key'];
+  if (Array.isArray(header)) throw new HttpError(400, 'duplicate_header', 'send the Idempotency-Key header once');
   const fromHeader = header === undefined ? undefined : parseInput(IdempotencyKeySchema, header, 'header Idempotency-Key');
   if (fromBody !== undefined && fromHeader !== undefined && fromBody !== fromHeader) {
     throw new HttpError(
@@ -33,27 +39,63 @@ function idempotencyKeyOf(request: FastifyRequest, fromBody: string | undefined)
   return key;
 }
 
-/** Registers the conversation routes: open, post a customer message, read. */
-export function registerConversationRoutes(app: FastifyInstance, gateway: Gateway): void {
-  app.post('/v1/conversations', async (request, reply) => {
-    const body = parseInput(OpenConversationBodySchema, request.body === undefined ? {} : request.body, 'body');
-    const conversation = await gateway.open(body);
-    return reply.code(201).send({ conversation });
-  });
+/** Longest long-poll a customer may ask for (ms). */
+export const MAX_WAIT_MS = 30_000;
 
-  app.post('/v1/conversations/:id/messages', async (request, reply) => {
-    const { id } = parseInput(ConversationParamsSchema, request.params, 'params');
-    const body = parseInput(PostMessageBodySchema, request.body, 'body');
-    const idempotencyKey = idempotencyKeyOf(request, body.idempotencyKey);
-    const outcome = await gateway.receive(id, { text: body.text, idempotencyKey });
-    if (!outcome.ok) throw noConversation(id);
-    return reply.code(outcome.duplicate ? 200 : 201).send({ message: outcome.message, duplicate: outcome.duplicate });
-  });
+/**
+ * The customer's routes: open a conversation (which gives its customer token), post a message,
+ * read what the customer may see by cursor. Every route but the first needs the token.
+ */
+export function registerConversationRoutes(app: FastifyInstance, service: ConversationService, auth: CallerDeps): void {
+  app.post(
+    '/v1/conversations',
+    routeDocs('Open a conversation; returns its customer token (shown once)', 'anyone', { body: OpenConversationBodySchema }),
+    async (request, reply) => {
+      const body = parseInput(OpenConversationBodySchema, request.body === undefined ? {} : request.body, 'body');
+      if (body.agent !== undefined && !service.hasAgent(body.agent)) {
+        throw new HttpError(400, 'invalid_request', `body.agent: there is no agent ${body.agent}; leave it out for the default`);
+      }
+      const conversation = await service.open(body);
+      const customerToken = newToken('ct');
+      await auth.directory.setCustomerToken(conversation.id, tokenHash(customerToken));
+      return reply.code(201).send({ conversation, customerToken });
+    },
+  );
 
-  app.get('/v1/conversations/:id', async (request) => {
-    const { id } = parseInput(ConversationParamsSchema, request.params, 'params');
-    const found = await gateway.read(id);
-    if (!found) throw noConversation(id);
-    return found;
-  });
+  app.post(
+    '/v1/conversations/:id/messages',
+    routeDocs('Post a customer message (stored once per idempotency key)', 'customer', {
+      params: ConversationParamsSchema,
+      body: PostMessageBodySchema,
+    }),
+    async (request, reply) => {
+      const { id } = parseInput(ConversationParamsSchema, request.params, 'params');
+      await requireCustomer(request, auth, id);
+      const body = parseInput(PostMessageBodySchema, request.body, 'body');
+      const idempotencyKey = idempotencyKeyOf(request, body.idempotencyKey);
+      const outcome = await service.receive(id, { text: body.text, idempotencyKey });
+      if (!outcome.ok) throw noConversation(id);
+      // The agent answers off the request path; its reply is read from the messages route.
+      void outcome.turn?.catch(() => {});
+      return reply.code(outcome.duplicate ? 200 : 201).send({ message: outcome.message, duplicate: outcome.duplicate });
+    },
+  );
+
+  app.get(
+    '/v1/conversations/:id/messages',
+    routeDocs('What the customer may see, by cursor, with long-poll (waitMs)', 'customer', {
+      params: ConversationParamsSchema,
+      querystring: CustomerFeedQuerySchema,
+    }),
+    async (request) => {
+      const { id } = parseInput(ConversationParamsSchema, request.params, 'params');
+      await requireCustomer(request, auth, id);
+      const query = parseInput(CustomerFeedQuerySchema, request.query, 'query');
+      const after = parseCursor(query.after);
+      if (after === null) throw new HttpError(400, 'invalid_request', 'query.after: a cursor is the `cursor` a previous answer gave');
+      const closed = new AbortController();
+      request.raw.once('close', () => closed.abort());
+      return service.customerFeed(id, { after, limit: query.limit, waitMs: Math.min(query.waitMs, MAX_WAIT_MS), signal: closed.signal });
+    },
+  );
 }

@@ -1,7 +1,15 @@
+import cookie from '@fastify/cookie';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import type { Gateway } from '../runtime/gateway.js';
+import type { Clock } from '../core/index.js';
+import type { ConversationService } from '../runtime/service/conversation-service.js';
+import type { Directory } from '../store/directory.js';
+import { DEFAULT_SESSION_MS } from './auth/staff-accounts.js';
 import { registerConversationRoutes } from './conversation-routes.js';
-import { frameworkErrorHandler, installErrorHandlers } from './http-errors.js';
+import { errorBody, frameworkErrorHandler, installErrorHandlers } from './http-errors.js';
+import { registerMetricsRoutes } from './metrics-routes.js';
+import { registerStaffRoutes, type StaffedQueue } from './staff-routes.js';
 
 /** Largest request body accepted unless configured (bytes). */
 export const DEFAULT_BODY_LIMIT_BYTES = 256 * 1024;
@@ -11,32 +19,122 @@ const MAX_PARAM_LENGTH = 256;
 
 /** Options of {@link buildHttpApp}. */
 export interface HttpAppOptions {
-  gateway: Gateway;
+  service: ConversationService;
+  directory: Directory;
+  clock: Clock;
+  /** The queues people work, with their skills (who may see and claim what). */
+  queues: readonly StaffedQueue[];
   /** The store's kind, reported by `/health`. */
   storeKind: string;
+  /**
+   * Host names the server answers to (the `Host` header, without its port); any other gets 421,
+   * which stops DNS-rebinding attacks. Default: localhost, 127.0.0.1 and [::1].
+   */
+  allowedHosts?: readonly string[];
+  /** Mark the session cookie Secure (serve behind HTTPS). Default false. */
+  secureCookies?: boolean;
+  /** Bearer token of the Prometheus scrape; null answers `/metrics` on loopback only. */
+  metricsToken?: string | null;
+  /** Sign-in attempts per minute per client address (default 10). */
+  loginsPerMinute?: number;
+  sessionMs?: number;
   /** Largest request body accepted (bytes); larger ones get 413. Default 256 KiB. */
   bodyLimitBytes?: number;
   /** Fastify's logger: off (default), on, or pino options. */
   logger?: FastifyServerOptions['logger'];
 }
 
+/** Host names a server on loopback answers to by default. */
+export const LOOPBACK_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
+
+/** The host name of a Host header, without the port, lower-cased. */
+export function hostNameOf(host: string | undefined): string | null {
+  if (!host) return null;
+  const match = /^(\[[0-9a-f:.]+\]|[^:]+)(?::\d{1,5})?$/i.exec(host.trim());
+  return match ? match[1]!.toLowerCase() : null;
+}
+
 /**
- * Builds the HTTP API over a gateway, not yet listening. Bodies are JSON only; every error,
- * including unknown routes and unparsable bodies, answers `{error: {code, message}}`.
+ * Builds the HTTP API over the runtime service, not yet listening. Every route knows who calls
+ * (customer token, staff session, or nobody); bodies are JSON only; every error, including unknown
+ * routes and unparsable bodies, answers `{error: {code, message}}`; the OpenAPI document is at
+ * `/openapi.json`.
  */
-export function buildHttpApp(options: HttpAppOptions): FastifyInstance {
+export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInstance> {
   const bodyLimitBytes = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: bodyLimitBytes,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: frameworkErrorHandler(bodyLimitBytes),
+    // A slow or stalled client is dropped rather than holding a connection for ever.
+    requestTimeout: 60_000,
+    connectionTimeout: 60_000,
+    keepAliveTimeout: 10_000,
   });
   // JSON only: without the default text/plain parser, any other content type gets 415.
   app.removeContentTypeParser('text/plain');
+  // Input is validated by the handlers' zod schemas; the route schemas only document it.
+  app.setValidatorCompiler(() => () => true);
   installErrorHandlers(app, bodyLimitBytes);
 
+  const allowed = new Set((options.allowedHosts ?? LOOPBACK_HOSTS).map((h) => h.toLowerCase()));
+  app.addHook('onRequest', async (request, reply) => {
+    const name = hostNameOf(request.headers.host);
+    if (name === null || !allowed.has(name)) {
+      return reply
+        .code(421)
+        .send(
+          errorBody(
+            'misdirected_request',
+            `this server does not answer to the host ${String(request.headers.host ?? '(none)').slice(0, 100)}: add it with --allowed-host`,
+          ),
+        );
+    }
+  });
+
+  await app.register(cookie);
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) => ({
+      statusCode: 429,
+      ...errorBody('rate_limited', `too many attempts: try again in ${Math.ceil(context.ttl / 1000)} s`),
+    }),
+  });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Baton runtime API',
+        version: '1',
+        description: 'Customers, staff, metrics. Errors are {"error": {"code", "message"}}.',
+      },
+      components: {
+        securitySchemes: {
+          customerToken: { type: 'http', scheme: 'bearer', description: 'The customerToken that POST /v1/conversations returned.' },
+          staffSession: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'The token POST /v1/staff/login returned (or its HttpOnly cookie plus x-csrf-token).',
+          },
+        },
+      },
+    },
+  });
+
+  const auth = { directory: options.directory, clock: options.clock };
   app.get('/health', async () => ({ status: 'ok', store: options.storeKind }));
-  registerConversationRoutes(app, options.gateway);
+  app.get('/ready', async () => ({ status: 'ready' }));
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  registerConversationRoutes(app, options.service, auth);
+  registerStaffRoutes(app, {
+    service: options.service,
+    auth,
+    queues: options.queues,
+    secureCookies: options.secureCookies ?? false,
+    loginsPerMinute: options.loginsPerMinute ?? 10,
+    sessionMs: options.sessionMs ?? DEFAULT_SESSION_MS,
+  });
+  registerMetricsRoutes(app, { store: options.service.gateway.store, auth, metricsToken: options.metricsToken ?? null });
   return app;
 }

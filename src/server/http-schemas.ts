@@ -28,6 +28,19 @@ export const PostMessageBodySchema = jsonObject({
   idempotencyKey: IdempotencyKeySchema.exactOptional(),
 });
 
+/** Query of `GET /v1/conversations/:id/messages`. */
+export const CustomerFeedQuerySchema = jsonObject({
+  after: z.string().max(20).exactOptional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+  waitMs: z.coerce.number().int().min(0).max(30_000).default(0),
+});
+
+/** A page of a list: `limit` items after the cursor `after`. */
+export const PageQuerySchema = jsonObject({
+  after: z.string().max(20).exactOptional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});
+
 /**
  * Parses request input with a schema, or throws a 400 whose message names each offending field
  * under `where` (e.g. `body.text: Too small: …`).

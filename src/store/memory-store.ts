@@ -11,7 +11,16 @@ import {
   type StoredEvent,
 } from '../core/index.js';
 import { assertRecords } from './records.js';
-import type { ClaimPlanner, InboundResult, OutboundResult, Store, TransitionInput, TransitionResult } from './store.js';
+import type {
+  ClaimPlanner,
+  ConversationQuery,
+  EventPage,
+  InboundResult,
+  OutboundResult,
+  Store,
+  TransitionInput,
+  TransitionResult,
+} from './store.js';
 
 interface Row {
   conversation: Conversation;
@@ -121,8 +130,27 @@ export class MemoryStore implements Store {
     return events.flatMap((e) => (e.type === 'message.received' || e.type === 'message.sent' ? [e.data.message] : []));
   }
 
-  async listEvents(id: ConversationId): Promise<StoredEvent[]> {
-    return [...(this.#rows.get(id)?.events ?? [])];
+  async listEvents(id: ConversationId, page: EventPage = {}): Promise<StoredEvent[]> {
+    const events = this.#rows.get(id)?.events ?? [];
+    const after = page.afterSeq ?? 0;
+    const types = page.types ? new Set<string>(page.types) : null;
+    const limit = page.limit ?? Infinity;
+    const out: StoredEvent[] = [];
+    // seq is 1-based and dense: the entry after `after` is at index `after`.
+    for (let i = Math.max(0, after); i < events.length && out.length < limit; i += 1) {
+      const event = events[i]!;
+      if (!types || types.has(event.type)) out.push(event);
+    }
+    return out;
+  }
+
+  async listConversations(query: ConversationQuery): Promise<Conversation[]> {
+    const states = new Set<string>(query.states);
+    return [...this.#rows.values()]
+      .map((r) => r.conversation)
+      .filter((c) => states.has(c.state))
+      .sort((a, b) => (isOlder(a, b) ? -1 : isOlder(b, a) ? 1 : 0))
+      .slice(0, query.limit);
   }
 
   async listConversationIds(): Promise<ConversationId[]> {
@@ -148,5 +176,7 @@ export class MemoryStore implements Store {
 function isOlder(a: Conversation, b: Conversation): boolean {
   const at = a.queuedAt ?? '';
   const bt = b.queuedAt ?? '';
-  return at < bt || (at === bt && a.id < b.id);
+  if (at !== bt) return at < bt;
+  if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt;
+  return a.id < b.id;
 }

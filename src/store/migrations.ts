@@ -40,6 +40,26 @@ CREATE TABLE events (
 CREATE UNIQUE INDEX events_idempotency ON events (conversation_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
 `;
 
+// Who may call (see store/directory.ts). Sessions and customer tokens are kept as SHA-256
+// hashes: a copy of the database does not let anyone in.
+const AUTH_TABLES = `
+CREATE TABLE staff (
+  id TEXT PRIMARY KEY,
+  email TEXT NOT NULL UNIQUE,
+  doc TEXT NOT NULL
+);
+CREATE TABLE staff_sessions (
+  token_hash TEXT PRIMARY KEY,
+  staff_id TEXT NOT NULL REFERENCES staff (id),
+  created_at TEXT NOT NULL,
+  expires_at TEXT NOT NULL
+);
+CREATE TABLE customer_tokens (
+  conversation_id TEXT PRIMARY KEY REFERENCES conversations (id),
+  token_hash TEXT NOT NULL
+);
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -60,6 +80,12 @@ CREATE FUNCTION baton_events_append_only() RETURNS trigger LANGUAGE plpgsql AS
 $$ BEGIN RAISE EXCEPTION 'events are append-only'; END; $$;
 CREATE TRIGGER events_append_only BEFORE UPDATE OR DELETE ON events
 FOR EACH ROW EXECUTE FUNCTION baton_events_append_only();`,
+  },
+  {
+    version: 2,
+    name: 'staff accounts, staff sessions and customer tokens (hashes only)',
+    sqlite: AUTH_TABLES,
+    postgres: AUTH_TABLES,
   },
 ];
 

@@ -3,6 +3,9 @@ import { dirname } from 'node:path';
 import { MemoryStore } from './memory-store.js';
 import { PostgresStore } from './postgres-store.js';
 import { SqliteStore } from './sqlite-store.js';
+import type { Directory } from './directory.js';
+import { MemoryDirectory } from './memory-directory.js';
+import { PostgresDirectory, SqliteDirectory } from './sql-directory.js';
 import type { Store } from './store.js';
 
 export type StoreKind = Store['kind'];
@@ -25,4 +28,11 @@ export async function openStore(config: StoreConfig): Promise<Store> {
     case 'postgres':
       return PostgresStore.open(config.poolSize ? { url: config.url, poolSize: config.poolSize } : { url: config.url });
   }
+}
+
+/** The Directory kept beside a store's conversations, in the same database. */
+export function directoryFor(store: Store): Directory {
+  if (store instanceof SqliteStore) return new SqliteDirectory(store.db);
+  if (store instanceof PostgresStore) return new PostgresDirectory(store.pool);
+  return new MemoryDirectory();
 }

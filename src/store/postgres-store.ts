@@ -22,7 +22,16 @@ import {
   type EventRow,
 } from './rows.js';
 import { assertRecords } from './records.js';
-import type { ClaimPlanner, InboundResult, OutboundResult, Store, TransitionInput, TransitionResult } from './store.js';
+import type {
+  ClaimPlanner,
+  ConversationQuery,
+  EventPage,
+  InboundResult,
+  OutboundResult,
+  Store,
+  TransitionInput,
+  TransitionResult,
+} from './store.js';
 
 /** Options of {@link PostgresStore.open}. */
 export interface PostgresStoreOptions {
@@ -277,9 +286,25 @@ export class PostgresStore implements Store {
     return rows.map((r) => messageFromData(r.data));
   }
 
-  async listEvents(id: ConversationId): Promise<StoredEvent[]> {
-    const { rows } = await this.pool.query<EventRow>('SELECT * FROM events WHERE conversation_id = $1 ORDER BY seq', [id]);
+  async listEvents(id: ConversationId, page?: EventPage): Promise<StoredEvent[]> {
+    if (!page) {
+      const { rows } = await this.pool.query<EventRow>('SELECT * FROM events WHERE conversation_id = $1 ORDER BY seq', [id]);
+      return rows.map(eventFromRow);
+    }
+    const { rows } = await this.pool.query<EventRow>(
+      `SELECT * FROM events WHERE conversation_id = $1 AND seq > $2 AND ($3::text[] IS NULL OR type = ANY($3))
+       ORDER BY seq LIMIT $4`,
+      [id, page.afterSeq ?? 0, page.types ? [...page.types] : null, page.limit ?? null],
+    );
     return rows.map(eventFromRow);
+  }
+
+  async listConversations(query: ConversationQuery): Promise<Conversation[]> {
+    const { rows } = await this.pool.query<{ doc: string }>(
+      `SELECT doc FROM conversations WHERE state = ANY($1) ORDER BY coalesce(queued_at, ''), created_at, id LIMIT $2`,
+      [[...query.states], query.limit],
+    );
+    return rows.map((r) => conversationFromDoc(r.doc));
   }
 
   async listConversationIds(): Promise<ConversationId[]> {

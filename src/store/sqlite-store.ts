@@ -23,7 +23,16 @@ import {
   type EventRow,
 } from './rows.js';
 import { assertRecords } from './records.js';
-import type { ClaimPlanner, InboundResult, OutboundResult, Store, TransitionInput, TransitionResult } from './store.js';
+import type {
+  ClaimPlanner,
+  ConversationQuery,
+  EventPage,
+  InboundResult,
+  OutboundResult,
+  Store,
+  TransitionInput,
+  TransitionResult,
+} from './store.js';
 
 /** Options of {@link SqliteStore}. */
 export interface SqliteStoreOptions {
@@ -180,8 +189,30 @@ export class SqliteStore implements Store {
     return this.#stmt.messages.all(id).map((r) => messageFromData(r.data));
   }
 
-  async listEvents(id: ConversationId): Promise<StoredEvent[]> {
-    return this.#stmt.events.all(id).map(eventFromRow);
+  async listEvents(id: ConversationId, page?: EventPage): Promise<StoredEvent[]> {
+    if (!page) return this.#stmt.events.all(id).map(eventFromRow);
+    const types = page.types ?? [];
+    const sql = `SELECT * FROM events WHERE conversation_id = ? AND seq > ?${types.length ? ` AND type IN (${types.map(() => '?').join(', ')})` : ''} ORDER BY seq LIMIT ?`;
+    return this.#prepared(sql)
+      .all(id, page.afterSeq ?? 0, ...types, page.limit ?? -1)
+      .map((row) => eventFromRow(row as EventRow));
+  }
+
+  async listConversations(query: ConversationQuery): Promise<Conversation[]> {
+    const sql = `SELECT doc FROM conversations WHERE state IN (${query.states.map(() => '?').join(', ')})
+      ORDER BY coalesce(queued_at, ''), created_at, id LIMIT ?`;
+    if (query.states.length === 0) return [];
+    return this.#prepared(sql)
+      .all(...query.states, query.limit)
+      .map((row) => conversationFromDoc((row as { doc: string }).doc));
+  }
+
+  readonly #statements = new Map<string, Database.Statement>();
+  /** Statements whose text depends on the query's shape, prepared once per shape. */
+  #prepared(sql: string): Database.Statement {
+    let stmt = this.#statements.get(sql);
+    if (!stmt) this.#statements.set(sql, (stmt = this.db.prepare(sql)));
+    return stmt;
   }
 
   async listConversationIds(): Promise<ConversationId[]> {

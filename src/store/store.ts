@@ -1,4 +1,27 @@
-import type { Conversation, ConversationId, EventId, Message, NewEvent, QueueId, StoredEvent } from '../core/index.js';
+import type {
+  Conversation,
+  ConversationId,
+  ConversationState,
+  EventId,
+  EventType,
+  Message,
+  NewEvent,
+  QueueId,
+  StoredEvent,
+} from '../core/index.js';
+
+/** A page of one conversation's log: entries after `afterSeq` (0 from the start), of `types` if given, at most `limit`. */
+export interface EventPage {
+  afterSeq?: number;
+  limit?: number;
+  types?: readonly EventType[];
+}
+
+/** Conversations in some states, oldest first (by `queuedAt`, then creation), at most `limit`. */
+export interface ConversationQuery {
+  states: readonly ConversationState[];
+  limit: number;
+}
 
 /** A compare-and-set transition: the new state of a conversation and the events that explain it. */
 export interface TransitionInput {
@@ -57,7 +80,10 @@ export interface Store {
   getConversation(id: ConversationId): Promise<Conversation | null>;
   /** The customer-visible messages (received and delivered), in log order. */
   listMessages(id: ConversationId): Promise<Message[]>;
-  listEvents(id: ConversationId): Promise<StoredEvent[]>;
+  /** The log in order, or the page of it that `page` asks for. */
+  listEvents(id: ConversationId, page?: EventPage): Promise<StoredEvent[]>;
+  /** Conversations in the given states (the queue view, start-up recovery), oldest first. */
+  listConversations(query: ConversationQuery): Promise<Conversation[]>;
   /** Ids of all conversations, oldest first (for audits and tests). */
   listConversationIds(): Promise<ConversationId[]>;
   /**

@@ -1,15 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { AgentId, PolicyRequest, PolicyResponse, QueueId, StaffId } from '../core/index.js';
-import { MemoryStore } from '../store/memory-store.js';
-import { fixedClock } from '../testing/fixed-clock.js';
-import { gatewayFor, TEST_AGENT } from '../testing/gateway-fixture.js';
-import { scriptedPolicy, type ScriptedStep } from '../testing/scripted-policy.js';
-import type { AgentConfig } from './agent-config.js';
-import type { DeciderVerdict } from './agent-loop.js';
-import type { ContextPacketInput } from '../core/index.js';
-import { createAgentRunner, TRANSFER_NOTICE } from './agent-runner.js';
-import { defineTool } from './tool.js';
+import type { AgentId, PolicyRequest, PolicyResponse, QueueId, StaffId } from '../../core/index.js';
+import { MemoryStore } from '../../store/memory-store.js';
+import { fixedClock } from '../../testing/fixed-clock.js';
+import { gatewayFor, TEST_AGENT } from '../../testing/gateway-fixture.js';
+import { scriptedPolicy, type ScriptedStep } from '../../testing/scripted-policy.js';
+import type { AgentConfig } from '../agent-config.js';
+import type { DeciderVerdict } from '../agent-loop.js';
+import type { ContextPacketInput } from '../../core/index.js';
+import { createConversationService } from './conversation-service.js';
+import { TRANSFER_NOTICE } from './handoff-router.js';
+import { noRedaction } from './redactor.js';
+import { defineTool } from '../tool.js';
 
 const queue = 'queue_billing' as QueueId;
 const specialist = 'agent_refunds' as AgentId;
@@ -43,7 +45,7 @@ function setup(
     policy: { maxHandoffs: 3, pingPong: 'return_to_previous_human', agentEdges: { [TEST_AGENT]: [specialist] }, maxAgentTransfers: 2 },
   });
   const packets: ContextPacketInput[] = [];
-  const runner = createAgentRunner({
+  const runner = createConversationService({
     gateway,
     agents: new Map([
       [TEST_AGENT, agentConfig(TEST_AGENT, extra)],
@@ -55,13 +57,13 @@ function setup(
       packets.push(input);
       return { reason: input.decision?.reason, summary: input.summary };
     },
-    redact: (text) => text.replace(/\d{4} \d{4} \d{4} (\d{4})/g, '[card ••••$1]'),
+    redact: { ...noRedaction, text: (text) => text.replace(/\d{4} \d{4} \d{4} (\d{4})/g, '[card ••••$1]') },
     clock: fixedClock(),
   });
   return { store, gateway, runner, packets };
 }
 
-describe('the agent runner: gateway and harness together', () => {
+describe('the conversation service: gateway and harness together', () => {
   it('stores the message, runs the turn, records the work, and delivers the reply', async () => {
     const { gateway, runner } = setup({
       [TEST_AGENT]: scriptedPolicy([
@@ -94,9 +96,12 @@ describe('the agent runner: gateway and harness together', () => {
   it('a reply generated while a human takes over is suppressed, never delivered', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
+    let called!: () => void;
+    const modelCalled = new Promise<void>((resolve) => (called = resolve));
     const slow = {
       name: 'slow',
       async next(): Promise<PolicyResponse> {
+        called();
         await gate;
         return { ok: true, content: 'Late agent reply', toolCalls: [], usage: { promptTokens: 1, completionTokens: 1 } };
       },
@@ -104,7 +109,7 @@ describe('the agent runner: gateway and harness together', () => {
     const { gateway, runner } = setup({ [TEST_AGENT]: slow });
     const c = await gateway.open();
     const pending = runner.handleCustomerMessage(c.id, { text: 'hello?', idempotencyKey: 'm1' });
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await modelCalled;
     expect(await gateway.claim(c.id, staff)).toMatchObject({ ok: true });
     release();
     expect(await pending).toEqual({ type: 'reply', delivered: false, text: 'Late agent reply' });
@@ -184,7 +189,7 @@ describe('the agent runner: gateway and harness together', () => {
     const store = new MemoryStore();
     const gateway = gatewayFor(store);
     const policy = scriptedPolicy([{ toolCalls: [{ name: 'issue_credit', arguments: { amount: 250 } }] }, { reply: 'Credited 250.00.' }]);
-    const runner = createAgentRunner({
+    const runner = createConversationService({
       gateway,
       agents: new Map([[TEST_AGENT, { ...agentConfig(TEST_AGENT), handoff: { queues: [queue], agents: [] }, tools: [payout] }]]),
       policyFor: () => policy,
@@ -209,7 +214,7 @@ describe('the agent runner: gateway and harness together', () => {
   it('refuses, before anything runs, an agent configured with edges the ownership policy lacks', () => {
     const store = new MemoryStore();
     expect(() =>
-      createAgentRunner({
+      createConversationService({
         gateway: gatewayFor(store),
         agents: new Map([[TEST_AGENT, agentConfig(TEST_AGENT)]]),
         policyFor: () => scriptedPolicy([]),

@@ -1,0 +1,129 @@
+import type { FastifyInstance } from 'fastify';
+import { createIdGenerator, OwnershipPolicySchema, type AgentId, type Clock, type Policy, type QueueId } from '../core/index.js';
+import type { Domain } from '../domains/domain.js';
+import { loadDomain } from '../domains/load-domain.js';
+import { createRuleAgent } from '../lab/agents/index.js';
+import { createOpenAiPolicy } from '../llm/openai-policy.js';
+import type { AgentConfig } from '../runtime/agent-config.js';
+import { domainAgentConfig, domainHarnessTools, domainPacketBuilder } from '../runtime/domain-agent.js';
+import { createGateway } from '../runtime/gateway.js';
+import { harnessDecider } from '../runtime/harness-decider.js';
+import { createConversationService, type ConversationService } from '../runtime/service/conversation-service.js';
+import { secureRandom } from '../server/auth/secrets.js';
+import { buildHttpApp, LOOPBACK_HOSTS } from '../server/http-app.js';
+import type { Directory } from '../store/directory.js';
+import { directoryFor } from '../store/open-store.js';
+import type { Store } from '../store/store.js';
+import type { ServeConfig } from './serve-config.js';
+
+/** The model endpoint of `llm` agents, from BATON_LLM_BASE_URL, BATON_LLM_MODEL and BATON_LLM_API_KEY. */
+export interface LlmEndpoint {
+  baseURL: string;
+  model: string;
+  apiKey?: string;
+}
+
+export function llmEndpointFromEnv(env: NodeJS.ProcessEnv = process.env): LlmEndpoint | null {
+  const baseURL = env['BATON_LLM_BASE_URL'];
+  const model = env['BATON_LLM_MODEL'];
+  if (!baseURL || !model) return null;
+  return { baseURL, model, ...(env['BATON_LLM_API_KEY'] ? { apiKey: env['BATON_LLM_API_KEY'] } : {}) };
+}
+
+/** The agent that serves a domain when the configuration names none. */
+export const DEFAULT_AGENT_ID = 'agent_support' as AgentId;
+
+/** Options of {@link composeServeRuntime}. */
+export interface ServeRuntimeOptions {
+  store: Store;
+  config: ServeConfig;
+  /** `--agent`: the policy of the default agent when the configuration lists no agents. */
+  agentPolicy?: 'rule' | 'llm';
+  llm?: LlmEndpoint | null;
+  /** Replaces an agent's policy (tests and benchmarks run a scripted one). */
+  policyOverride?: (agent: AgentConfig) => Policy | null;
+  clock?: Clock;
+  /** Host names beside the configuration's (e.g. the address `serve` binds to). */
+  extraHosts?: readonly string[];
+  metricsToken?: string | null;
+  logger?: Parameters<typeof buildHttpApp>[0]['logger'];
+  onTurnError?: (conversationId: string, error: unknown) => void;
+}
+
+/** A composed runtime: the service, its HTTP app, and what they run on. */
+export interface ServeRuntime {
+  domain: Domain;
+  service: ConversationService;
+  directory: Directory;
+  app: FastifyInstance;
+  agents: ReadonlyMap<AgentId, AgentConfig>;
+}
+
+/**
+ * The one composition root of `baton serve`: the domain (its tools over one database for this
+ * process), the agents of the configuration with their hand-off graph, the decider with the
+ * domain's policy, the runtime service, and the HTTP app. Everything is checked before any
+ * request is served: a bad configuration fails here with a message that says what to change.
+ */
+export async function composeServeRuntime(options: ServeRuntimeOptions): Promise<ServeRuntime> {
+  const { store, config } = options;
+  const clock = options.clock ?? { now: Date.now };
+  const domain = await loadDomain(config.domain);
+  const listed = config.agents ?? [{ id: DEFAULT_AGENT_ID, policy: options.agentPolicy ?? 'rule', handoffTo: [] as AgentId[] }];
+  const llm = options.llm ?? null;
+  if (listed.some((a) => a.policy === 'llm') && !llm) {
+    throw new Error('an llm agent needs a model endpoint: set BATON_LLM_BASE_URL (e.g. http://localhost:8000/v1) and BATON_LLM_MODEL');
+  }
+  // One database for the process: the domain's tools act on it for every conversation.
+  const episode = domain.newEpisode();
+  const tools = domainHarnessTools(domain, episode, { confirmWrites: true });
+  const agents = new Map<AgentId, AgentConfig>();
+  for (const a of listed) {
+    const base = domainAgentConfig(domain, tools, { id: a.id, agents: a.handoffTo });
+    agents.set(a.id, a.instructions ? { ...base, instructions: `${a.instructions}\n\n${base.instructions}` } : base);
+  }
+  const policies = new Map<AgentId, Policy>();
+  for (const a of listed) {
+    const override = options.policyOverride?.(agents.get(a.id)!);
+    policies.set(
+      a.id,
+      override ??
+        (a.policy === 'llm' && llm
+          ? createOpenAiPolicy({ baseURL: llm.baseURL, model: llm.model, ...(llm.apiKey ? { apiKey: llm.apiKey } : {}) })
+          : createRuleAgent(domain)),
+    );
+  }
+  const ownership = OwnershipPolicySchema.parse({
+    ...config.ownership,
+    agentEdges: Object.fromEntries(listed.map((a) => [a.id, a.handoffTo])),
+  });
+  const gateway = createGateway({
+    store,
+    clock,
+    ids: createIdGenerator({ now: clock.now, random: secureRandom }),
+    policy: ownership,
+    defaultAgent: config.defaultAgent ?? listed[0]!.id,
+  });
+  const service = createConversationService({
+    gateway,
+    agents,
+    policyFor: (agent) => policies.get(agent.id)!,
+    decide: harnessDecider(domain.deciderPolicy),
+    buildPacket: domainPacketBuilder(domain),
+    clock,
+    ...(options.onTurnError ? { onTurnError: options.onTurnError } : {}),
+  });
+  const directory = directoryFor(store);
+  const app = await buildHttpApp({
+    service,
+    directory,
+    clock,
+    queues: domain.queues.map((q) => ({ id: q.id as QueueId, skills: q.skills })),
+    storeKind: store.kind,
+    allowedHosts: [...LOOPBACK_HOSTS, ...config.allowedHosts, ...(options.extraHosts ?? [])],
+    secureCookies: config.secureCookies,
+    metricsToken: options.metricsToken ?? null,
+    ...(options.logger !== undefined ? { logger: options.logger } : {}),
+  });
+  return { domain, service, directory, app, agents };
+}

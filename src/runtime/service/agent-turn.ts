@@ -1,0 +1,156 @@
+import type {
+  AgentId,
+  Clock,
+  ContextPacketInput,
+  ConversationId,
+  HandoffReason,
+  MessageId,
+  Policy,
+  StoredEvent,
+  ToolCall,
+} from '../../core/index.js';
+import type { AgentConfig } from '../agent-config.js';
+import { runTurn, type HarnessDeps, type TurnResult } from '../agent-loop.js';
+import type { Gateway } from '../gateway.js';
+import { agentWindowStart, spentFromLog, transcriptFromLog } from '../transcript-from-log.js';
+import { carryOutHandoff } from './carry-out-handoff.js';
+import type { HandoffRouter } from './handoff-router.js';
+import type { Redactor } from './redactor.js';
+import { turnRecords } from './turn-records.js';
+
+/** How an agent's turn on a conversation ended. */
+export type TurnOutcome =
+  | { type: 'not_found' }
+  | { type: 'duplicate' }
+  /** A queue or a human owns the conversation: the agent stays silent. */
+  | { type: 'not_agent'; state: string }
+  /** Every customer message already has its answer (another turn took them). */
+  | { type: 'nothing_pending' }
+  | { type: 'reply'; delivered: boolean; text: string }
+  | {
+      type: 'handoff';
+      reason: HandoffReason;
+      target: string;
+      evidence: string | null;
+      packet: Record<string, unknown> | null;
+      applied: boolean;
+    }
+  | { type: 'needs_approval'; call: ToolCall; why: string }
+  | { type: 'no_pending_approval' };
+
+/** What an agent turn needs; the service builds it once. */
+export interface TurnDeps {
+  gateway: Gateway;
+  agents: ReadonlyMap<AgentId, AgentConfig>;
+  policyFor: (agent: AgentConfig) => Policy;
+  decide: HarnessDeps['decide'];
+  buildPacket: (input: ContextPacketInput) => Record<string, unknown>;
+  router: HandoffRouter;
+  redact: Redactor;
+  clock: Clock;
+  /** Raw texts of customer messages stored redacted, by message id: in memory, for the turn that answers them. */
+  raw: ReadonlyMap<MessageId, string>;
+  /** Sees every turn's full result after it is recorded (the lab builds trajectories from it). */
+  observe?: (turn: { conversationId: ConversationId; agent: AgentId; result: TurnResult }) => void;
+}
+
+/** The call that waits for approval: requested in the log and not decided yet. */
+export function pendingApproval(events: readonly StoredEvent[]): ToolCall | null {
+  let pending: ToolCall | null = null;
+  for (const event of events) {
+    if (event.type === 'approval.requested') pending = event.data.call;
+    if (event.type === 'approval.decided' && pending?.id === event.data.callId) pending = null;
+  }
+  return pending;
+}
+
+/**
+ * Whether the log holds a customer message the agent has not answered: one received after the
+ * agent's last turn and after the last time a human handed the conversation back (what a human
+ * already dealt with is not the agent's to answer).
+ */
+export function hasUnansweredMessage(events: readonly StoredEvent[]): boolean {
+  for (let i = events.length - 1; i >= 0; i -= 1) {
+    const type = events[i]!.type;
+    if (type === 'message.received') return true;
+    if (type === 'turn.completed' || type === 'conversation.handed_back' || type === 'approval.requested') return false;
+  }
+  return false;
+}
+
+/**
+ * Handles a message: reads the conversation, runs the owning agent's turn on it (decider,
+ * harness, tools, guardrails), records the turn, then sends the reply with the owner checked at
+ * the moment of sending, or carries out the hand-off. `force` runs the turn even when every
+ * message looks answered (a hand-over note from another agent, a resumed approval).
+ */
+export async function agentTurn(
+  deps: TurnDeps,
+  conversationId: ConversationId,
+  options: { note?: string; resume?: { call: ToolCall; approved: boolean }; force?: boolean } = {},
+): Promise<TurnOutcome> {
+  const { gateway } = deps;
+  const read = await gateway.read(conversationId);
+  if (!read) return { type: 'not_found' };
+  const { conversation, events } = read;
+  if (conversation.state !== 'AGENT_ACTIVE') return { type: 'not_agent', state: conversation.state };
+  if (!options.force && !options.resume && !hasUnansweredMessage(events)) return { type: 'nothing_pending' };
+  const agentId = conversation.owner.id;
+  const agent = deps.agents.get(agentId);
+  if (!agent) throw new Error(`no agent is configured as ${agentId}: add it to the agents of the configuration`);
+  const transcript = transcriptFromLog(events, deps.raw);
+  if (options.note) transcript.push({ role: 'agent', text: options.note });
+  const before = transcript.length;
+  const spentBefore = spentFromLog(events);
+  const result = await runTurn(
+    agent,
+    {
+      conversation,
+      transcript,
+      spent: spentBefore,
+      deciderFrom: agentWindowStart(events),
+      ...(options.resume ? { resume: options.resume } : {}),
+    },
+    { policy: deps.policyFor(agent), decide: deps.decide, clock: deps.clock },
+  );
+  await gateway.record(conversationId, turnRecords({ agent: agentId, before, result, spentBefore, redact: deps.redact }));
+  deps.observe?.({ conversationId, agent: agentId, result });
+  const me = { type: 'agent', id: agentId } as const;
+  if (result.type === 'reply') {
+    const sent = await gateway.send(conversationId, me, deps.redact.text(result.text));
+    return { type: 'reply', delivered: sent.ok && sent.delivered, text: result.text };
+  }
+  if (result.type === 'needs_approval') {
+    const call = { ...result.call, arguments: JSON.stringify(deps.redact.args(safeArgs(result.call.arguments))) };
+    await gateway.record(conversationId, [
+      { type: 'approval.requested', data: { agent: agentId, call, why: deps.redact.text(result.why) } },
+    ]);
+    return { type: 'needs_approval', call: result.call, why: result.why };
+  }
+  const done = await carryOutHandoff(deps, conversationId, {
+    agent: agentId,
+    target: result.target,
+    fallbackQueue: agent.defaultQueue,
+    reason: result.reason,
+    summary: result.summary,
+    evidence: result.evidence,
+    message: result.message,
+    basis: conversation,
+    items: result.transcript,
+  });
+  const outcome = { type: 'handoff' as const, reason: result.reason, target: done.target.id, evidence: result.evidence };
+  if (done.type === 'refused') return { ...outcome, packet: null, applied: false };
+  // The next agent gets the transcript and the summary, and answers now.
+  if (done.type === 'to_agent')
+    return agentTurn(deps, conversationId, { note: `(Hand-over note from ${agentId}: ${result.summary})`, force: true });
+  return { ...outcome, packet: done.packet, applied: true };
+}
+
+function safeArgs(text: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(text || '{}');
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}

@@ -1,0 +1,250 @@
+import {
+  buildContextPacket,
+  HandoffReasonSchema,
+  type AgentId,
+  type Clock,
+  type Constraint,
+  type ContextPacketInput,
+  type Conversation,
+  type ConversationId,
+  type Message,
+  type MessageId,
+  type Policy,
+  type QueueId,
+  type StaffId,
+} from '../../core/index.js';
+import type { AgentConfig } from '../agent-config.js';
+import type { HarnessDeps } from '../agent-loop.js';
+import type { CommandOutcome, Gateway, SendOutcome } from '../gateway.js';
+import { agentTurn, hasUnansweredMessage, pendingApproval, type TurnDeps, type TurnOutcome } from './agent-turn.js';
+import { placeInQueue } from './carry-out-handoff.js';
+import { readCustomerFeed, type CustomerPage } from './customer-feed.js';
+import { queueRouter, type HandoffRouter } from './handoff-router.js';
+import { defaultRedactor, type Redactor } from './redactor.js';
+import { createTurnScheduler, type TurnScheduler } from './turn-scheduler.js';
+import { createWakeups, type Wakeups } from './wakeups.js';
+
+/** Options of {@link createConversationService}. */
+export interface ConversationServiceOptions {
+  gateway: Gateway;
+  agents: ReadonlyMap<AgentId, AgentConfig>;
+  policyFor: (agent: AgentConfig) => Policy;
+  decide: HarnessDeps['decide'];
+  /** Builds the redacted context packet for whoever takes over (`buildContextPacket` by default). */
+  buildPacket?: (input: ContextPacketInput) => Record<string, unknown>;
+  /** Where applied hand-offs go (the queue asked for, by default). */
+  router?: HandoffRouter;
+  /** Keeps secrets out of everything stored (core's redaction by default). */
+  redact?: Redactor;
+  clock: Clock;
+  /** Runs scheduled turns (one per conversation at a time, 64 at once by default). */
+  scheduler?: TurnScheduler;
+  /** Told of a scheduled turn that threw; the default writes nothing (the composition root logs). */
+  onTurnError?: (conversationId: string, error: unknown) => void;
+  observe?: TurnDeps['observe'];
+}
+
+/** A customer message, stored; `turn` is the agent's answer to it, running off the caller's path. */
+export type ReceiveResult =
+  | {
+      ok: true;
+      duplicate: boolean;
+      conversation: Conversation;
+      message: Message;
+      turn: Promise<TurnOutcome> | null;
+    }
+  | { ok: false; rejection: { code: 'not_found'; message: string } };
+
+/**
+ * The runtime service: what happens to a conversation, for production (`baton serve`) and the
+ * lab alike. A customer message is stored once (redacted; the raw text lives in memory for the
+ * turn that answers it), the owning agent's turn runs off the request path, one at a time per
+ * conversation, and ends in a reply sent with the owner checked at the moment of sending or in a
+ * hand-off carried out in crash-safe order. Staff act on the version they saw.
+ */
+export function createConversationService(options: ConversationServiceOptions) {
+  const { gateway, clock } = options;
+  const agents = checkedAgents(gateway, options.agents);
+  const redact = options.redact ?? defaultRedactor;
+  const router = options.router ?? queueRouter;
+  const wakeups: Wakeups = createWakeups();
+  const raw = new Map<MessageId, string>();
+  const scheduler = options.scheduler ?? createTurnScheduler({ onError: (key, error) => options.onTurnError?.(key, error) });
+  const deps: TurnDeps = {
+    gateway,
+    agents,
+    policyFor: options.policyFor,
+    decide: options.decide,
+    buildPacket: options.buildPacket ?? buildContextPacket,
+    router,
+    redact,
+    clock,
+    raw,
+    ...(options.observe ? { observe: options.observe } : {}),
+  };
+  /** Every write the service makes wakes the conversation's waiting readers. */
+  const written = <T>(conversationId: ConversationId, result: T): T => {
+    wakeups.notify(conversationId);
+    return result;
+  };
+  const turnOf = (conversationId: ConversationId, options: Parameters<typeof agentTurn>[2] = {}) =>
+    scheduler.schedule(conversationId, async () => written(conversationId, await agentTurn(deps, conversationId, options)));
+
+  async function receive(conversationId: ConversationId, input: { text: string; idempotencyKey: string }): Promise<ReceiveResult> {
+    const stored = redact.text(input.text);
+    const received = await gateway.receive(conversationId, { text: stored, idempotencyKey: input.idempotencyKey });
+    if (!received.ok) return received;
+    written(conversationId, null);
+    const { message, duplicate, conversation } = received;
+    const base = { ok: true as const, duplicate, conversation, message };
+    if (duplicate || conversation.state !== 'AGENT_ACTIVE') return { ...base, turn: null };
+    if (stored !== input.text) raw.set(message.id, input.text);
+    const turn = turnOf(conversationId).finally(() => raw.delete(message.id));
+    return { ...base, turn };
+  }
+
+  /** A staff action on the version the person saw; every such action is in the log with their id. */
+  const staffCommand = (conversationId: ConversationId, version: number, command: Parameters<Gateway['commandAt']>[1]) =>
+    gateway.commandAt(conversationId, command, version).then((outcome) => written(conversationId, outcome));
+
+  return {
+    gateway,
+    wakeups,
+
+    /** Whether `agent` is one of the configured agents. */
+    hasAgent: (agent: AgentId): boolean => agents.has(agent),
+
+    /** Opens a conversation served by `agent` (or the default agent). */
+    open: (input: Parameters<Gateway['open']>[0] = {}) => gateway.open(input),
+
+    /** Stores a customer message once per idempotency key and schedules the agent's answer. */
+    receive,
+
+    /** Stores a customer message and waits for the agent's answer to it (the lab, tests). */
+    async handleCustomerMessage(conversationId: ConversationId, input: { text: string; idempotencyKey: string }): Promise<TurnOutcome> {
+      const received = await receive(conversationId, input);
+      if (!received.ok) return { type: 'not_found' };
+      if (received.duplicate) return { type: 'duplicate' };
+      if (!received.turn) return { type: 'not_agent', state: received.conversation.state };
+      return received.turn;
+    },
+
+    /**
+     * Resumes the turn that waits for a person's approval, with their decision. Only the call the
+     * log says is waiting can be resumed, and only once.
+     */
+    async resume(conversationId: ConversationId, decision: { approved: boolean; by?: StaffId }): Promise<TurnOutcome> {
+      const read = await gateway.read(conversationId);
+      if (!read) return { type: 'not_found' };
+      const pending = pendingApproval(read.events);
+      if (!pending) return { type: 'no_pending_approval' };
+      if (read.conversation.state !== 'AGENT_ACTIVE') return { type: 'not_agent', state: read.conversation.state };
+      await gateway.record(conversationId, [
+        { type: 'approval.decided', data: { callId: pending.id, approved: decision.approved, by: decision.by ?? null } },
+      ]);
+      return turnOf(conversationId, { resume: { call: pending, approved: decision.approved } });
+    },
+
+    /** What the customer may see after a cursor, waiting up to `waitMs` for something new. */
+    customerFeed(
+      conversationId: ConversationId,
+      input: { after: number; limit: number; waitMs: number; signal?: AbortSignal },
+    ): Promise<CustomerPage> {
+      return readCustomerFeed({ store: gateway.store, wakeups }, conversationId, input);
+    },
+
+    /** A person takes the conversation (from its queue, or over from the agent). */
+    claim: (conversationId: ConversationId, staff: StaffId, version: number): Promise<CommandOutcome> =>
+      staffCommand(conversationId, version, { type: 'ClaimConversation', staff }),
+
+    /** The owning person replies; the owner is checked at the moment of sending. */
+    async reply(
+      conversationId: ConversationId,
+      staff: StaffId,
+      input: { text: string; version: number },
+    ): Promise<SendOutcome | CommandOutcome> {
+      const current = await gateway.store.getConversation(conversationId);
+      if (!current) return { ok: false, rejection: { code: 'not_found', message: `no conversation ${conversationId}` } };
+      if (current.version !== input.version) {
+        return {
+          ok: false,
+          rejection: {
+            code: 'stale',
+            message: `you acted on version ${input.version}; the conversation is at version ${current.version} (${current.state})`,
+          },
+          current,
+        };
+      }
+      return written(conversationId, await gateway.send(conversationId, { type: 'human', id: staff }, redact.text(input.text)));
+    },
+
+    /** Hands back to the agent: the notes go into its context, the constraints bind its tools. */
+    handBack: (
+      conversationId: ConversationId,
+      staff: StaffId,
+      input: { version: number; notes: string | null; constraints: Constraint[]; agent?: AgentId },
+    ): Promise<CommandOutcome> =>
+      staffCommand(conversationId, input.version, {
+        type: 'HandBack',
+        staff,
+        agent: input.agent ?? null,
+        notes: input.notes === null ? null : redact.text(input.notes),
+        constraints: input.constraints,
+      }),
+
+    /** Passes the conversation on, cold: to a queue or to another person. */
+    transfer: (
+      conversationId: ConversationId,
+      staff: StaffId,
+      input: { version: number; to: { type: 'queue'; id: QueueId } | { type: 'human'; id: StaffId } },
+    ): Promise<CommandOutcome> => staffCommand(conversationId, input.version, { type: 'TransferConversation', staff, to: input.to }),
+
+    close: (conversationId: ConversationId, staff: StaffId, input: { version: number; reason: string }): Promise<CommandOutcome> =>
+      staffCommand(conversationId, input.version, { type: 'CloseConversation', by: { type: 'human', id: staff }, reason: input.reason }),
+
+    /**
+     * After a restart: answers customer messages a crash left unanswered, and finishes hand-offs a
+     * crash left pending (the ownership change was the checkpoint, so no agent plan resumes).
+     */
+    async recover(limit = 10_000): Promise<{ turns: number; handoffs: number }> {
+      let turns = 0;
+      let handoffs = 0;
+      for (const c of await gateway.store.listConversations({ states: ['AGENT_ACTIVE', 'HANDOFF_PENDING'], limit })) {
+        const events = await gateway.store.listEvents(c.id);
+        if (c.state === 'AGENT_ACTIVE' && hasUnansweredMessage(events)) {
+          turns += 1;
+          void turnOf(c.id).catch(() => {});
+        } else if (c.state === 'HANDOFF_PENDING') {
+          const requested = events.findLast((e) => e.type === 'handoff.requested');
+          const reason = HandoffReasonSchema.safeParse(requested?.type === 'handoff.requested' ? requested.data.reason : null);
+          handoffs += 1;
+          await placeInQueue({ gateway, router }, c, c.owner.id, reason.success ? reason.data : 'agent_decision', null);
+        }
+      }
+      return { turns, handoffs };
+    },
+
+    /** Resolves once no turn is queued or running. */
+    idle: () => scheduler.idle(),
+  };
+}
+
+export type ConversationService = ReturnType<typeof createConversationService>;
+
+/** The agents, checked against the ownership policy before anything runs. */
+function checkedAgents(gateway: Gateway, configured: ReadonlyMap<AgentId, AgentConfig>): Map<AgentId, AgentConfig> {
+  // One source of truth for agent-to-agent edges and their cap: the ownership policy. An agent
+  // configured with an edge the policy lacks would have every such transfer refused.
+  const agents = new Map<AgentId, AgentConfig>();
+  for (const [id, agent] of configured) {
+    const allowed = gateway.policy.agentEdges[id] ?? [];
+    const missing = agent.handoff.agents.filter((a) => !allowed.includes(a));
+    if (missing.length > 0) {
+      throw new Error(
+        `agent ${id} may hand off to ${missing.join(', ')}, but the ownership policy's agentEdges do not allow it: add the edges or remove them from the agent`,
+      );
+    }
+    agents.set(id, { ...agent, maxAgentTransfers: gateway.policy.maxAgentTransfers });
+  }
+  return agents;
+}

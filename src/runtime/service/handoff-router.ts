@@ -1,0 +1,37 @@
+import type { Conversation, HandoffReason, QueueId } from '../../core/index.js';
+
+/** What the router is asked when an agent's hand-off to a human queue has been applied. */
+export interface RoutingRequest {
+  conversation: Conversation;
+  /** The queue the agent (or the decider) asked for. */
+  queue: QueueId;
+  reason: HandoffReason;
+}
+
+/** Where the router put the conversation, and the one true thing to tell the customer. */
+export interface RoutingDecision {
+  queue: QueueId;
+  /** What the system tells the customer; only what is true (no promise nobody backs). */
+  notice: string;
+}
+
+/**
+ * The router port: the service hands every applied hand-off to it. The default puts the
+ * conversation in the queue asked for and says no more than it knows; the routing issue's router
+ * (skills, capacity, reservations, wait estimates) implements the same port.
+ */
+export interface HandoffRouter {
+  route(request: RoutingRequest): Promise<RoutingDecision>;
+}
+
+/**
+ * What the customer is told when nothing is known about the wait: the conversation is passed on
+ * and nothing is said about when a person replies, which is true whether or not anyone is on shift.
+ */
+export const TRANSFER_NOTICE =
+  "I'm passing you to a colleague now. They will see our whole conversation, so you won't need to repeat anything.";
+
+/** The router with no routing state: the queue asked for, and the honest notice. */
+export const queueRouter: HandoffRouter = {
+  route: async ({ queue }) => ({ queue, notice: TRANSFER_NOTICE }),
+};

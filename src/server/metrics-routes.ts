@@ -1,0 +1,107 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Gauge, Registry } from 'prom-client';
+import { runtimeMetrics, type MetricsWindow, type RuntimeMetrics, type StoredEvent } from '../core/index.js';
+import type { Store } from '../store/store.js';
+import { requireStaff, type CallerDeps } from './auth/callers.js';
+import { sameHash, tokenHash } from './auth/secrets.js';
+import { HttpError } from './http-errors.js';
+import { parseInput } from './http-schemas.js';
+import { routeDocs } from './route-docs.js';
+import { MetricsQuerySchema } from './staff-schemas.js';
+
+/** Default window of the metrics: the last 24 hours. */
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Every conversation's log (the metrics read the log and nothing else). */
+async function allLogs(store: Store): Promise<StoredEvent[][]> {
+  const ids = await store.listConversationIds();
+  return Promise.all(ids.map((id) => store.listEvents(id)));
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+
+/**
+ * `GET /v1/metrics` (supervisors and admins; JSON over a window) and `GET /metrics` (Prometheus
+ * text, from prom-client). The scrape needs `Authorization: Bearer <metrics token>` when one is
+ * configured; without one it is answered on loopback only.
+ */
+export function registerMetricsRoutes(app: FastifyInstance, input: { store: Store; auth: CallerDeps; metricsToken: string | null }): void {
+  const { store, auth } = input;
+  const compute = async (window: MetricsWindow): Promise<RuntimeMetrics> => runtimeMetrics(await allLogs(store), window);
+
+  app.get(
+    '/v1/metrics',
+    routeDocs('Runtime hand-off metrics over a window (default: the last 24 hours)', 'supervisor', { querystring: MetricsQuerySchema }),
+    async (request) => {
+      await requireStaff(request, auth, 'supervisor');
+      const q = parseInput(MetricsQuerySchema, request.query, 'query');
+      const until = q.until ? new Date(q.until).toISOString() : new Date(auth.clock.now() + 1).toISOString();
+      const since = q.since ? new Date(q.since).toISOString() : new Date(Date.parse(until) - DAY_MS).toISOString();
+      if (since >= until) throw new HttpError(400, 'invalid_request', 'query.since must be before query.until');
+      return compute({ since, until });
+    },
+  );
+
+  const registry = new Registry();
+  let latest: RuntimeMetrics | null = null;
+  const gauge = (name: string, help: string, labelNames: string[], read: (m: RuntimeMetrics, g: Gauge) => void) =>
+    new Gauge({
+      name,
+      help,
+      labelNames,
+      registers: [registry],
+      collect() {
+        this.reset();
+        if (latest) read(latest, this);
+      },
+    });
+  gauge('baton_conversations_served', 'Conversations the agent served in the last 24 hours', [], (m, g) => g.set(m.conversationsServed));
+  gauge('baton_handoffs', 'Hand-offs towards humans in the last 24 hours, by reason', ['reason'], (m, g) => {
+    for (const [reason, r] of Object.entries(m.handoffRateByReason)) g.set({ reason }, r.count);
+  });
+  gauge('baton_handoff_rate', 'Hand-offs with a reason ÷ conversations served, last 24 hours', ['reason'], (m, g) => {
+    for (const [reason, r] of Object.entries(m.handoffRateByReason)) if (r.rate !== null) g.set({ reason }, r.rate);
+  });
+  gauge('baton_time_to_human_seconds', 'From hand-off to the first human message, last 24 hours', ['quantile'], (m, g) => {
+    if (m.timeToHumanMs.p50 !== null) g.set({ quantile: '0.5' }, m.timeToHumanMs.p50 / 1000);
+    if (m.timeToHumanMs.p95 !== null) g.set({ quantile: '0.95' }, m.timeToHumanMs.p95 / 1000);
+  });
+  gauge('baton_handoffs_unanswered', 'Hand-offs no human has answered yet, last 24 hours', [], (m, g) => g.set(m.timeToHumanMs.unanswered));
+  for (const [name, help, pick] of [
+    ['baton_reask_rate', 'Human questions the packet already answered ÷ human questions', (m: RuntimeMetrics) => m.reAsk.rate],
+    [
+      'baton_resolution_after_handoff_rate',
+      'Hand-offs closed without a further hand-off ÷ hand-offs',
+      (m: RuntimeMetrics) => m.resolutionAfterHandoff.rate,
+    ],
+    [
+      'baton_bounce_rate',
+      'Conversations handed to a human more than once ÷ conversations handed off',
+      (m: RuntimeMetrics) => m.bounce.rate,
+    ],
+  ] as const) {
+    gauge(name, `${help}, last 24 hours`, [], (m, g) => {
+      const value = pick(m);
+      if (value !== null) g.set(value);
+    });
+  }
+  gauge('baton_suppressed_messages', 'Replies suppressed because their sender lost ownership, last 24 hours', [], (m, g) =>
+    g.set(m.suppressedMessages),
+  );
+
+  const allowedScrape = (request: FastifyRequest): boolean => {
+    if (input.metricsToken === null) return LOOPBACK.has(request.ip);
+    const header = request.headers.authorization ?? '';
+    return header.startsWith('Bearer ') && sameHash(tokenHash(header.slice(7)), tokenHash(input.metricsToken));
+  };
+  app.get('/metrics', routeDocs('Prometheus text format (a metrics token, or loopback only)', 'scraper'), async (request, reply) => {
+    if (!allowedScrape(request)) {
+      throw input.metricsToken === null
+        ? new HttpError(403, 'forbidden', 'without a metrics token (BATON_METRICS_TOKEN) /metrics answers on loopback only')
+        : new HttpError(401, 'unauthenticated', 'send "Authorization: Bearer <metrics token>"');
+    }
+    const until = new Date(auth.clock.now() + 1).toISOString();
+    latest = await compute({ since: new Date(Date.parse(until) - DAY_MS).toISOString(), until });
+    return reply.type(registry.contentType).send(await registry.metrics());
+  });
+}
