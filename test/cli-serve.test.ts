@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -40,12 +40,14 @@ describe('baton serve (the main job on the embedded default)', () => {
     };
     const first = await start();
     expect(await (await fetch(`${first.url}/health`)).json()).toEqual({ status: 'ok', store: 'sqlite' });
-    const { conversation } = (await (await fetch(`${first.url}/v1/conversations`, { method: 'POST' })).json()) as {
+    const { conversation, customerToken } = (await (await fetch(`${first.url}/v1/conversations`, { method: 'POST' })).json()) as {
       conversation: { id: string };
+      customerToken: string;
     };
+    const auth = { authorization: `Bearer ${customerToken}` };
     const posted = await fetch(`${first.url}/v1/conversations/${conversation.id}/messages`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'idempotency-key': 'first' },
+      headers: { 'content-type': 'application/json', 'idempotency-key': 'first', ...auth },
       body: JSON.stringify({ text: 'my card was charged twice' }),
     });
     expect(posted.status).toBe(201);
@@ -53,10 +55,31 @@ describe('baton serve (the main job on the embedded default)', () => {
     expect(await exited(first.child)).toBe(0);
 
     const second = await start();
-    const read = (await (await fetch(`${second.url}/v1/conversations/${conversation.id}`)).json()) as { messages: Array<{ text: string }> };
-    expect(read.messages.map((m) => m.text)).toEqual(['my card was charged twice']);
+    const read = (await (await fetch(`${second.url}/v1/conversations/${conversation.id}/messages`, { headers: auth })).json()) as {
+      messages: Array<{ from: string; text: string }>;
+    };
+    // What was acknowledged survived the restart; the agent's answer came before or after it.
+    expect(read.messages[0]).toMatchObject({ from: 'customer', text: 'my card was charged twice' });
+    // Another conversation's token (or none) reads nothing.
+    expect((await fetch(`${second.url}/v1/conversations/${conversation.id}/messages`)).status).toBe(401);
     second.child.kill('SIGTERM');
     expect(await exited(second.child)).toBe(0);
+  });
+
+  it('refuses a configuration file with bad fields, naming each', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'baton-config-'));
+    const config = join(dir, 'baton.config.json');
+    writeFileSync(
+      config,
+      JSON.stringify({ domain: 'billing', agents: [{ id: 'agent_front', policy: 'rule', handoffTo: ['agent_nobody'] }], colour: 'red' }),
+    );
+    const child = baton(['serve', '--port', '0', '--store', 'memory', '--config', config]);
+    children.push(child);
+    let err = '';
+    child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+    expect(await exited(child)).not.toBe(0);
+    expect(err).toMatch(/colour/);
+    expect(err).toMatch(/agents\.0\.handoffTo\.0: there is no agent agent_nobody/);
   });
 
   it('refuses bad flags before doing anything, saying what to set', async () => {

@@ -49,3 +49,9 @@ export const HandoffReasonSchema = z.enum([
   'agent_decision',
 ]);
 export type HandoffReason = z.infer<typeof HandoffReasonSchema>;
+
+/**
+ * How a hand-back reads in the transcript: a human item with this prefix and the person's notes.
+ * The agent's view of what the customer asked starts after it: what came before, a person dealt with.
+ */
+export const HAND_BACK_PREFIX = 'I handled this conversation and handed it back to you. My notes: ';

@@ -1,5 +1,6 @@
 import {
   ABUSE_RESPONSE,
+  blockingConstraint,
   detectAbuse,
   findingsFrom,
   HandoffReasonSchema,
@@ -160,6 +161,8 @@ export async function runTurn(agent: AgentConfig, input: TurnInput, deps: Harnes
       return null;
     }
     if (typeof args !== 'object' || args === null || Array.isArray(args)) return null;
+    // A call a person ruled out is refused by the tool layer; it is no reason to escalate.
+    if (blockingConstraint(input.conversation.constraints, call.name, args as Record<string, unknown>)) return null;
     const proposed: TranscriptItem = {
       role: 'tool',
       name: call.name,

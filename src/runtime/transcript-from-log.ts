@@ -1,4 +1,4 @@
-import type { MessageId, StoredEvent, TranscriptItem } from '../core/index.js';
+import { HAND_BACK_PREFIX, type MessageId, type StoredEvent, type TranscriptItem } from '../core/index.js';
 
 /** Raw texts of customer messages that the log holds redacted, by message id (in memory only). */
 export type RawTexts = ReadonlyMap<MessageId, string>;
@@ -15,6 +15,8 @@ function itemOf(event: StoredEvent, raw: RawTexts = NO_RAW): TranscriptItem | nu
     if (sender.type === 'agent') return { role: 'agent', text };
     if (sender.type === 'human') return { role: 'human', text };
   }
+  // The person's hand-back notes go into the agent's context where they were written.
+  if (event.type === 'conversation.handed_back') return { role: 'human', text: `${HAND_BACK_PREFIX}${event.data.notes ?? '(none)'}` };
   if (event.type === 'tool.called') {
     const { name, arguments: args, ok, output } = event.data;
     return { role: 'tool', name, arguments: args, ok, output };

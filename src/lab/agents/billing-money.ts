@@ -4,7 +4,7 @@
  * was already refunded, refusing a genuine charge with the policy's reason, and explaining what a
  * charge paid for.
  */
-import { findingsFrom } from '../../core/index.js';
+import { blockingConstraint, findingsFrom } from '../../core/index.js';
 import { AUTONOMOUS_REFUND_LIMIT_CENTS } from '../../domains/billing/billing-db.js';
 import { proposeWrite, targetFor, type Step } from './agent-kit.js';
 import type { BillingContext } from './billing-agent.js';
@@ -186,6 +186,12 @@ function refund(context: BillingContext, charges: readonly Charge[]): Step | nul
   const findings = findingsFrom(view.transcript);
   const verdicts = domain.rules.filter((r) => r.tool === 'refund_charge').map((r) => r.evaluate(args, findings));
   const failed = view.tools.filter((t) => t.name === 'refund_charge' && !t.ok && t.args['charge_id'] === charge.charge_id).at(-1);
+  // A person who handed the conversation back ruled this refund out: that is the answer, not a hand-off.
+  const ruledOut = blockingConstraint(view.constraints, 'refund_charge', args);
+  if (ruledOut) {
+    const text = `I can't refund charge ${charge.charge_id}: a colleague who handled your conversation noted that ${ruledOut.note.replace(/[.\s]+$/, '')}. I have not made any refund.`;
+    return alreadySaid(view, text) ? null : { kind: 'say', text };
+  }
   if (cents > AUTONOMOUS_REFUND_LIMIT_CENTS || verdicts.some((v) => v.decision === 'deny') || /limit/i.test(failed?.output ?? '')) {
     return {
       kind: 'handoff',

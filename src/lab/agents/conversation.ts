@@ -3,7 +3,18 @@
  * every call (system policy, customer turns, the agent's own turns and tool calls, tool results),
  * so an agent here keeps no state of its own: everything it knows it reads back from the messages.
  */
-import { hasExplicitConfirmation, type ChatMessage, type ToolSpec, type TranscriptItem } from '../../core/index.js';
+import {
+  HAND_BACK_PREFIX,
+  hasExplicitConfirmation,
+  type ChatMessage,
+  type Constraint,
+  type ToolSpec,
+  type TranscriptItem,
+} from '../../core/index.js';
+import { constraintsInPrompt } from '../../runtime/constraint-lines.js';
+
+/** How the harness shows a person's hand-back to the agent (see `HAND_BACK_PREFIX`). */
+const HAND_BACK = `(a human colleague wrote) ${HAND_BACK_PREFIX}`;
 
 /** A tool call the agent made, with what came back. */
 export interface ToolRecord {
@@ -44,6 +55,8 @@ export interface ConversationView {
   transcript: TranscriptItem[];
   /** The tools offered in this request, by name. */
   offered: ReadonlyMap<string, ToolSpec>;
+  /** What people who handed the conversation back ruled out (from the system prompt). */
+  constraints: Constraint[];
 }
 
 // How the harness marks what did not run: failures, refusals, rule verdicts and approvals it waits on.
@@ -86,8 +99,10 @@ export function readConversation(messages: readonly ChatMessage[], tools: readon
   const transcript: TranscriptItem[] = [];
   const pending = new Map<string, { name: string; args: Record<string, unknown> }>();
   let latestParts: string[] = [];
+  let constraints: Constraint[] = [];
   for (const message of messages) {
-    if (message.role === 'user') {
+    if (message.role === 'system') constraints = constraintsInPrompt(message.content);
+    else if (message.role === 'user') {
       customerTexts.push(message.content);
       customerAt.push(transcript.length);
       latestParts.push(message.content);
@@ -95,6 +110,13 @@ export function readConversation(messages: readonly ChatMessage[], tools: readon
       for (const r of records) r.thisTurn = false;
     } else if (message.role === 'assistant') {
       for (const call of message.toolCalls) pending.set(call.id, { name: call.name, args: parseArgs(call.arguments) });
+      if (message.content?.startsWith(HAND_BACK)) {
+        // A person dealt with everything asked before the hand-back: the requests start again after it.
+        customerTexts.length = 0;
+        customerAt.length = 0;
+        latestParts = [];
+        continue;
+      }
       if (message.toolCalls.length === 0 && message.content !== null && message.content.trim() !== '') {
         agentTexts.push(message.content);
         agentAt.push(transcript.length);
@@ -130,6 +152,7 @@ export function readConversation(messages: readonly ChatMessage[], tools: readon
     tools: records,
     transcript,
     offered: new Map(tools.map((t) => [t.name, t])),
+    constraints,
   };
 }
 

@@ -20,10 +20,26 @@ export function redactDeep(value: unknown, text: (s: string) => string): unknown
   return value;
 }
 
-/** The default: core's `redactText` on every text and on every string inside tool arguments. */
+/**
+ * Argument names whose value is a secret whatever it looks like: a one-time code is six plain
+ * digits, which no text rule can tell from an amount without its label.
+ */
+const SECRET_ARGUMENT =
+  /^(?:.*_)?(?:code|otp|passcode|pin|cvv|cvc|csc|security_code|password|passwd|pwd|secret|token|api_key|card_number|pan|iban|ssn|nino)$/i;
+
+/** Redacts tool arguments: values under secret names wholly, every other string by core's text rules. */
+export function redactArguments(args: Record<string, unknown>, text: (s: string) => string): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(args).map(([key, value]) => [key, SECRET_ARGUMENT.test(key) && value !== null ? '[redacted]' : redactDeep(value, text)]),
+  );
+}
+
+const textRule = (text: string) => redactText(text).text;
+
+/** The default: core's `redactText` on every text, and secret-named tool arguments removed. */
 export const defaultRedactor: Redactor = {
-  text: (text) => redactText(text).text,
-  args: (args) => redactDeep(args, (s) => redactText(s).text) as Record<string, unknown>,
+  text: textRule,
+  args: (args) => redactArguments(args, textRule),
 };
 
 /** Stores everything as given: for tests of the service's own logic, never for serving customers. */
