@@ -7,7 +7,7 @@ import type { ConversationService } from '../runtime/service/conversation-servic
 import type { Directory } from '../store/directory.js';
 import { DEFAULT_SESSION_MS } from './auth/staff-accounts.js';
 import { registerConversationRoutes } from './conversation-routes.js';
-import { errorBody, frameworkErrorHandler, installErrorHandlers } from './http-errors.js';
+import { errorBody, frameworkErrorHandler, HttpError, installErrorHandlers } from './http-errors.js';
 import { registerMetricsRoutes } from './metrics-routes.js';
 import { registerStaffRoutes, type StaffedQueue } from './staff-routes.js';
 
@@ -96,10 +96,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   await app.register(cookie);
   await app.register(rateLimit, {
     global: false,
-    errorResponseBuilder: (_request, context) => ({
-      statusCode: 429,
-      ...errorBody('rate_limited', `too many attempts: try again in ${Math.ceil(context.ttl / 1000)} s`),
-    }),
+    // What this returns is thrown, and answered by the error handler like every other error.
+    errorResponseBuilder: (_request, context) => new HttpError(429, 'rate_limited', `too many attempts: try again in ${Math.ceil(context.ttl / 1000)} s`),
   });
   await app.register(swagger, {
     openapi: {
