@@ -24,3 +24,4 @@ export * from './packet-tools.js';
 export * from './decider-policy.js';
 export * from './handoff-signals.js';
 export * from './decide-handoff.js';
+export * from './storable-text.js';

@@ -11,6 +11,7 @@ import {
   type StoredEvent,
 } from '../core/index.js';
 import { assertRecords } from './records.js';
+import { assertStorable } from './unstorable-text.js';
 import type { ClaimPlanner, InboundResult, OutboundResult, Store, TransitionInput, TransitionResult } from './store.js';
 
 interface Row {
@@ -56,6 +57,7 @@ export class MemoryStore implements Store {
   readonly #rows = new Map<ConversationId, Row>();
 
   async createConversation(conversation: Conversation, created: NewEvent): Promise<StoredEvent> {
+    assertStorable({ conversation, created });
     if (this.#rows.has(conversation.id)) throw new Error(`conversation ${conversation.id} already exists`);
     const row: Row = { conversation: frozen(conversation), events: [], inboundKeys: new Map() };
     this.#rows.set(conversation.id, row);
@@ -69,6 +71,7 @@ export class MemoryStore implements Store {
   }
 
   async appendInbound(message: Message, eventId: EventId): Promise<InboundResult> {
+    assertStorable({ message });
     const row = this.#rows.get(message.conversationId);
     if (!row) return { ok: false, reason: 'not_found' };
     const key = message.idempotencyKey;
@@ -81,6 +84,7 @@ export class MemoryStore implements Store {
   }
 
   async transition(input: TransitionInput): Promise<TransitionResult> {
+    assertStorable({ next: input.next, events: input.events });
     const row = this.#rows.get(input.conversationId);
     if (!row) return { ok: false, reason: 'not_found', current: null };
     if (row.conversation.version !== input.expectedVersion) {
@@ -97,6 +101,7 @@ export class MemoryStore implements Store {
 
   async appendOutbound(message: Message, eventId: EventId): Promise<OutboundResult> {
     if (!hasOutboundSender(message)) throw new Error('appendOutbound needs an agent, human or system sender');
+    assertStorable({ message });
     const row = this.#rows.get(message.conversationId);
     if (!row) return { ok: false, reason: 'not_found' };
     const event = this.#append(row, outboundEvent(row.conversation, message, eventId));
@@ -106,6 +111,7 @@ export class MemoryStore implements Store {
 
   async appendRecords(conversationId: ConversationId, entries: NewEvent[]): Promise<StoredEvent[] | 'not_found'> {
     assertRecords(entries);
+    assertStorable({ entries });
     const row = this.#rows.get(conversationId);
     if (!row) return 'not_found';
     return entries.map((e) => this.#append(row, e));
@@ -139,6 +145,7 @@ export class MemoryStore implements Store {
     if (!oldest) return null;
     const planned = planner(oldest.conversation);
     if (!planned) return null;
+    assertStorable({ next: planned.next, events: planned.events });
     return this.#apply(oldest, planned.next, planned.events);
   }
 

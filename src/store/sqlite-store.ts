@@ -23,6 +23,7 @@ import {
   type EventRow,
 } from './rows.js';
 import { assertRecords } from './records.js';
+import { assertStorable } from './unstorable-text.js';
 import type { ClaimPlanner, InboundResult, OutboundResult, Store, TransitionInput, TransitionResult } from './store.js';
 
 /** Options of {@link SqliteStore}. */
@@ -145,29 +146,35 @@ export class SqliteStore implements Store {
         if (!row) return null;
         const conversation = conversationFromDoc(row.doc);
         const planned = planner(conversation);
+        if (planned) assertStorable({ next: planned.next, events: planned.events });
         return planned ? cas(conversation.id, conversation.version, planned.next, planned.events) : null;
       }),
     };
   }
 
   async createConversation(conversation: Conversation, created: NewEvent): Promise<StoredEvent> {
+    assertStorable({ conversation, created });
     return this.#tx.create.immediate(conversation, created);
   }
 
   async appendInbound(message: Message, eventId: EventId): Promise<InboundResult> {
+    assertStorable({ message });
     return this.#tx.inbound.immediate(message, eventId);
   }
 
   async transition(input: TransitionInput): Promise<TransitionResult> {
+    assertStorable({ next: input.next, events: input.events });
     return this.#tx.transition.immediate(input);
   }
 
   async appendOutbound(message: Message, eventId: EventId): Promise<OutboundResult> {
+    assertStorable({ message });
     return this.#tx.outbound.immediate(message, eventId);
   }
 
   async appendRecords(conversationId: ConversationId, entries: NewEvent[]): Promise<StoredEvent[] | 'not_found'> {
     assertRecords(entries);
+    assertStorable({ entries });
     return this.#tx.records.immediate(conversationId, entries);
   }
 
