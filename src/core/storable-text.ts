@@ -22,10 +22,15 @@ const LONE_SURROGATE = /\p{Cs}/u;
 const LONE_SURROGATES = /\p{Cs}/gu;
 const NUL = '\u0000';
 
+// `String.prototype.isWellFormed` (ES2024, in Node 20) is native and several times faster than the
+// regex; the regex only runs to find where the offence is. The lib this compiles against is ES2023.
+const isWellFormed = (String.prototype as { isWellFormed?: (this: string) => boolean }).isWellFormed;
+const wellFormed = (text: string): boolean => (isWellFormed ? isWellFormed.call(text) : !LONE_SURROGATE.test(text));
+
 /** The UTF-16 offset of the first lone surrogate or NUL, or -1. */
 function firstUnstorable(text: string): number {
   const nul = text.indexOf(NUL);
-  const lone = LONE_SURROGATE.exec(text)?.index ?? -1;
+  const lone = wellFormed(text) ? -1 : (LONE_SURROGATE.exec(text)?.index ?? -1);
   return nul === -1 ? lone : lone === -1 ? nul : Math.min(nul, lone);
 }
 
