@@ -357,6 +357,7 @@ program
   .option('--port <n>', 'the port (0: any free one)', (v) => Number.parseInt(v, 10), 8000)
   .option('--max-sessions <n>', 'WebSocket sessions at once', positive, 8)
   .option('--idle-timeout-s <n>', 'close a session idle this long', positive, 600)
+  .option('--max-frame-kib <n>', 'the largest WebSocket frame and HTTP body accepted (KiB)', positive, 1024)
   .option(rewardConfigOption, rewardConfigHelp)
   .option(tau2DirOption, tau2DirHelp)
   .action(async (opts: EnvServeOptions) => {

@@ -25,3 +25,4 @@ export * from './decider-policy.js';
 export * from './handoff-signals.js';
 export * from './decide-handoff.js';
 export * from './storable-text.js';
+export * from './echo.js';
