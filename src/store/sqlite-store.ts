@@ -23,6 +23,7 @@ import {
   type EventRow,
 } from './rows.js';
 import { assertRecords } from './records.js';
+import { retryWhileBusy } from './store-busy.js';
 import { assertStorable } from './unstorable-text.js';
 import type { ClaimPlanner, InboundResult, OutboundResult, Store, TransitionInput, TransitionResult } from './store.js';
 
@@ -35,7 +36,10 @@ export interface SqliteStoreOptions {
    * the process; `normal` survives process crashes only, and is faster. See docs/decisions.
    */
   synchronous?: 'full' | 'normal';
-  /** How long a writer waits for another process's lock before failing (ms). */
+  /**
+   * How long a write waits for another process's lock before failing with `StoreBusyError` (ms,
+   * default 5000). It waits on timers, never inside SQLite, so the event loop keeps serving.
+   */
   busyTimeoutMs?: number;
 }
 
@@ -48,21 +52,28 @@ const ownerOf = (row: OwnerRow) => ({
 
 /**
  * The embedded default Store: one SQLite file in WAL mode. Several processes may share the file;
- * every write is one `BEGIN IMMEDIATE` transaction, so writers serialise on SQLite's lock.
+ * every write is one `BEGIN IMMEDIATE` transaction, so writers serialise on SQLite's lock. A write
+ * that finds the lock taken is tried again on a timer (`retryWhileBusy`) up to `busyTimeoutMs`:
+ * SQLite's `busy_timeout` is 0 once the store is open, because better-sqlite3 is synchronous and
+ * SQLite's own wait would block the whole process (docs/decisions/0011-sqlite-writers-wait-off-the-loop.md).
  */
 export class SqliteStore implements Store {
   readonly kind = 'sqlite' as const;
   readonly db: Database.Database;
   readonly #stmt;
   readonly #tx;
+  readonly #busyTimeoutMs: number;
 
   constructor(options: SqliteStoreOptions) {
+    this.#busyTimeoutMs = options.busyTimeoutMs ?? 5_000;
     this.db = new Database(options.path);
+    // Opening (WAL switch, migrations) may wait inside SQLite: it happens once, before serving.
+    this.db.pragma(`busy_timeout = ${this.#busyTimeoutMs}`);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
-    this.db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 10_000}`);
     this.db.pragma('foreign_keys = ON');
     migrate(this.db);
+    this.db.pragma('busy_timeout = 0');
     const db = this.db;
     const stmt = {
       insertConversation: db.prepare(
@@ -152,51 +163,56 @@ export class SqliteStore implements Store {
     };
   }
 
+  /** Runs one statement or transaction, trying again while another process holds the lock. */
+  #run<T>(work: () => T): T | Promise<T> {
+    return retryWhileBusy(work, { timeoutMs: this.#busyTimeoutMs });
+  }
+
   async createConversation(conversation: Conversation, created: NewEvent): Promise<StoredEvent> {
     assertStorable({ conversation, created });
-    return this.#tx.create.immediate(conversation, created);
+    return this.#run(() => this.#tx.create.immediate(conversation, created));
   }
 
   async appendInbound(message: Message, eventId: EventId): Promise<InboundResult> {
     assertStorable({ message });
-    return this.#tx.inbound.immediate(message, eventId);
+    return this.#run(() => this.#tx.inbound.immediate(message, eventId));
   }
 
   async transition(input: TransitionInput): Promise<TransitionResult> {
     assertStorable({ next: input.next, events: input.events });
-    return this.#tx.transition.immediate(input);
+    return this.#run(() => this.#tx.transition.immediate(input));
   }
 
   async appendOutbound(message: Message, eventId: EventId): Promise<OutboundResult> {
     assertStorable({ message });
-    return this.#tx.outbound.immediate(message, eventId);
+    return this.#run(() => this.#tx.outbound.immediate(message, eventId));
   }
 
   async appendRecords(conversationId: ConversationId, entries: NewEvent[]): Promise<StoredEvent[] | 'not_found'> {
     assertRecords(entries);
     assertStorable({ entries });
-    return this.#tx.records.immediate(conversationId, entries);
+    return this.#run(() => this.#tx.records.immediate(conversationId, entries));
   }
 
   async getConversation(id: ConversationId): Promise<Conversation | null> {
-    const row = this.#stmt.conversation.get(id);
+    const row = await this.#run(() => this.#stmt.conversation.get(id));
     return row ? conversationFromDoc(row.doc) : null;
   }
 
   async listMessages(id: ConversationId): Promise<Message[]> {
-    return this.#stmt.messages.all(id).map((r) => messageFromData(r.data));
+    return (await this.#run(() => this.#stmt.messages.all(id))).map((r) => messageFromData(r.data));
   }
 
   async listEvents(id: ConversationId): Promise<StoredEvent[]> {
-    return this.#stmt.events.all(id).map(eventFromRow);
+    return (await this.#run(() => this.#stmt.events.all(id))).map(eventFromRow);
   }
 
   async listConversationIds(): Promise<ConversationId[]> {
-    return this.#stmt.ids.all().map((r) => r.id);
+    return (await this.#run(() => this.#stmt.ids.all())).map((r) => r.id);
   }
 
   async claimOldestQueued(queue: QueueId, planner: ClaimPlanner): Promise<TransitionResult | null> {
-    return this.#tx.claim.immediate(queue, planner);
+    return this.#run(() => this.#tx.claim.immediate(queue, planner));
   }
 
   async close(): Promise<void> {
