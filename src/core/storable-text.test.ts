@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { checkStorableText, findUnstorableText, isStorableText, sanitizeGeneratedText, storableText } from './storable-text.js';
+import {
+  checkStorableText,
+  findUnstorableText,
+  isStorableText,
+  sanitizeGenerated,
+  sanitizeGeneratedText,
+  storableText,
+} from './storable-text.js';
 
 const HIGH = '\uD83D';
 const LOW = '\uDE00';
@@ -54,5 +61,15 @@ describe('storable text', () => {
     const good = `${HIGH}${LOW} \u200F e\u0301 \uFEFF`;
     expect(sanitizeGeneratedText(good)).toBe(good);
     expect(isStorableText(sanitizeGeneratedText(`${LOW}${HIGH}\u0000`))).toBe(true);
+  });
+
+  it('repairs every string and key of a generated value, and returns a clean value itself', () => {
+    const clean = { reply: 'ok', calls: [{ name: 'x', arguments: { q: '😀' } }], n: 1, none: null };
+    expect(sanitizeGenerated(clean)).toBe(clean);
+    const dirty = { reply: `a${HIGH}`, calls: [{ name: 'x', arguments: { ['k\u0000']: `\u0000${LOW}` } }], n: 1, none: null };
+    const repaired = sanitizeGenerated(dirty);
+    expect(repaired).toEqual({ reply: 'a\uFFFD', calls: [{ name: 'x', arguments: { k: '\uFFFD' } }], n: 1, none: null });
+    expect(repaired.calls).not.toBe(dirty.calls);
+    expect(findUnstorableText(repaired)).toBeNull();
   });
 });

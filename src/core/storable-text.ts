@@ -108,3 +108,31 @@ export function sanitizeGeneratedText(text: string): string {
   if (isStorableText(text)) return text;
   return text.replace(LONE_SURROGATES, '\uFFFD').replaceAll(NUL, '');
 }
+
+/**
+ * {@link sanitizeGeneratedText} applied to every string (and key) inside a generated value — a
+ * turn's result, tool arguments a model wrote. Returns `value` itself when nothing needed repair,
+ * so the common case copies nothing; only plain objects and arrays are entered.
+ */
+export function sanitizeGenerated<T>(value: T): T {
+  if (typeof value === 'string') return sanitizeGeneratedText(value) as T;
+  if (Array.isArray(value)) {
+    let changed = false;
+    const out = value.map((item: unknown) => {
+      const repaired = sanitizeGenerated(item);
+      if (repaired !== item) changed = true;
+      return repaired;
+    });
+    return (changed ? out : value) as T;
+  }
+  if (value === null || typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return value;
+  let changed = false;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    const repairedKey = sanitizeGeneratedText(key);
+    const repaired = sanitizeGenerated(item);
+    if (repairedKey !== key || repaired !== item) changed = true;
+    out[repairedKey] = repaired;
+  }
+  return (changed ? out : value) as T;
+}

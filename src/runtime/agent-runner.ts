@@ -1,6 +1,7 @@
 import {
   buildContextPacket,
   redactText,
+  sanitizeGenerated,
   type AgentId,
   type Clock,
   type ContextPacketInput,
@@ -128,10 +129,14 @@ export function createAgentRunner(options: AgentRunnerOptions) {
     if (note) transcript.push({ role: 'agent', text: note });
     const before = transcript.length;
     const spentBefore = spentFromLog(events);
-    const result = await runTurn(
-      agent,
-      { conversation, transcript, spent: spentBefore, deciderFrom: agentWindowStart(events), ...(resume ? { resume } : {}) },
-      { policy: options.policyFor(agent), decide: options.decide, clock: options.clock },
+    // What the model wrote (replies, summaries, tool arguments) is made storable here, before any
+    // of it is recorded or sent: a bad byte from a model must not make a send or a record throw.
+    const result = sanitizeGenerated(
+      await runTurn(
+        agent,
+        { conversation, transcript, spent: spentBefore, deciderFrom: agentWindowStart(events), ...(resume ? { resume } : {}) },
+        { policy: options.policyFor(agent), decide: options.decide, clock: options.clock },
+      ),
     );
     await gateway.record(conversationId, [
       ...records(agentId, before, result),
