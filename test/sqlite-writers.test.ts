@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
+import { buildHttpApp } from '../src/server/http-app.js';
 import { SqliteStore } from '../src/store/sqlite-store.js';
 import { StoreBusyError } from '../src/store/store-busy.js';
 import { gatewayFor } from '../src/testing/gateway-fixture.js';
@@ -81,6 +82,32 @@ describe('a SQLite file written by two OS processes', () => {
       expect(await store.listMessages(c.id)).toEqual([]);
       expect(await gateway.receive(c.id, { text: 'now', idempotencyKey: 'k' })).toMatchObject({ ok: true, duplicate: false });
     } finally {
+      await store.close();
+    }
+  });
+
+  it('answers 503 with Retry-After over HTTP when the lock stays taken, and 201 once it is free', async () => {
+    const { store, gateway, holder } = setUp(50);
+    const app = buildHttpApp({ gateway, storeKind: 'sqlite' });
+    try {
+      const c = await gateway.open();
+      await holder.ready;
+      await holder.lock();
+      const post = () =>
+        app.inject({
+          method: 'POST',
+          url: `/v1/conversations/${c.id}/messages`,
+          headers: { 'content-type': 'application/json', 'idempotency-key': 'k' },
+          payload: JSON.stringify({ text: 'hello' }),
+        });
+      const busy = await post();
+      expect(busy.statusCode).toBe(503);
+      expect(busy.headers['retry-after']).toBe('1');
+      expect(JSON.parse(busy.body)).toMatchObject({ error: { code: 'store_busy' } });
+      await holder.release();
+      expect((await post()).statusCode).toBe(201);
+    } finally {
+      await app.close();
       await store.close();
     }
   });
