@@ -30,6 +30,7 @@ export const STORABLE_TEXTS: Readonly<Record<string, string>> = {
   'control characters but NUL': '\u0001\u0007\b\t\n\v\f\r\u001B\u001F\u007F\u0085',
   'line and paragraph separators': 'a\u2028b\u2029c',
   'replacement character itself': '\uFFFD',
+  'the longest key, all 4-byte characters': '😀'.repeat(100),
 };
 
 /** Text that every store must refuse, with `UnstorableTextError`, before writing anything. */
