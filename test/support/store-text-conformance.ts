@@ -8,6 +8,7 @@ import {
   type ConversationId,
   type Message,
   type NewEvent,
+  type StaffId,
 } from '../../src/core/index.js';
 import type { Gateway } from '../../src/runtime/gateway.js';
 import { TEST_AGENT } from '../../src/testing/gateway-fixture.js';
@@ -112,7 +113,7 @@ export function describeStorableText(context: () => { store: Store; gateway: Gat
       const c = await gateway.open();
       const agent = { type: 'agent', id: TEST_AGENT } as const;
       expect(await gateway.send(c.id, agent, text)).toMatchObject({ delivered: true });
-      await gateway.claim(c.id, 'staff_text' as never);
+      await gateway.claim(c.id, 'staff_text' as StaffId);
       const late = await gateway.send(c.id, agent, text);
       expect(late).toMatchObject({ delivered: false });
       const events = await store.listEvents(c.id);
