@@ -2,46 +2,13 @@ import { spawn } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import type { ChatMessage } from '../src/core/index.js';
 import type { Domain } from '../src/domains/domain.js';
 import { loadDomain } from '../src/domains/load-domain.js';
 import { createOraclePolicy } from '../src/domains/oracle.js';
 import { envSessionOptions, nextAction } from '../src/lab/env/setup.js';
 import { buildEnvServer } from '../src/server/env-server.js';
-
-type Frame = {
-  type: string;
-  data: Record<string, unknown> & { observation?: Record<string, unknown>; reward?: number | null; done?: boolean };
-};
-
-/** A WebSocket client that answers each request frame with the next frame the server sends. */
-async function connect(url: string) {
-  const socket = new WebSocket(url);
-  const inbox: Frame[] = [];
-  const waiting: ((f: Frame) => void)[] = [];
-  socket.on('message', (raw: Buffer) => {
-    const frame = JSON.parse(raw.toString('utf8')) as Frame;
-    const next = waiting.shift();
-    if (next) next(frame);
-    else inbox.push(frame);
-  });
-  const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
-  await new Promise((resolve, reject) => {
-    socket.once('open', resolve);
-    socket.once('error', reject);
-  });
-  const receive = () => new Promise<Frame>((resolve) => (inbox.length > 0 ? resolve(inbox.shift() as Frame) : waiting.push(resolve)));
-  return {
-    send: (message: unknown) => {
-      socket.send(typeof message === 'string' ? message : JSON.stringify(message));
-      return receive();
-    },
-    receive,
-    closed,
-    close: () => socket.close(),
-  };
-}
+import { connect } from './support/env-ws-client.js';
 
 let domain: Domain;
 let url: string;

@@ -18,6 +18,7 @@ import {
 import { empathySpam, keywordStuffing, loops, promptInjection, resolutionCategory } from '../src/rewards/signals.js';
 import { handoffToolSpecs } from '../src/runtime/handoff-tool.js';
 import { toolSpec } from '../src/runtime/tool.js';
+import { wrapToolOutput } from '../src/runtime/tool-output-block.js';
 import { tau2Domain } from './support/tau2-domains.js';
 
 // Each reference agent is driven by a tiny loop that plays the harness's part: it offers the
@@ -100,7 +101,7 @@ async function converse(
         role: 'tool',
         toolCallId: call.id,
         name: call.name,
-        content: `<tool_output name="${call.name}">\n${output}\n</tool_output>`,
+        content: wrapToolOutput(call.name, output),
       });
       transcript.push({ role: 'tool', name: call.name, arguments: args, ok: !/^(Error|Not executed)/.test(output), output });
     }

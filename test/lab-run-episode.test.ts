@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Domain, DomainTask } from '../src/domains/domain.js';
+import { loadDomain } from '../src/domains/load-domain.js';
 import { createOraclePolicy } from '../src/domains/oracle.js';
 import { runEpisode } from '../src/lab/run-episode.js';
 import type { CustomerView, UserSimulator } from '../src/lab/user.js';
@@ -70,5 +71,22 @@ describe('the oracle through the gateway and the harness', () => {
     expect(second.trajectory).toEqual(first.trajectory);
     const read = await store.getConversation(first.conversationId as never);
     expect(read).not.toBeNull();
+  });
+
+  it('repairs what a simulated customer wrote (NUL, a lone surrogate) instead of failing the episode', async () => {
+    const domain = await loadDomain('billing');
+    const task = domain.tasks[0]!;
+    const store = new SqliteStore({ path: ':memory:' });
+    const broken: UserSimulator = {
+      kind: 'scripted',
+      style: 'neutral',
+      async next(view: CustomerView) {
+        return view.turn === 1 ? { text: 'hello\u0000 there \uD800', stop: null } : { text: '###STOP###', stop: '###STOP###' };
+      },
+    };
+    const result = await runEpisode({ domain, task, variant: null, agent: oracle(domain, task), user: broken, seed: 3, store });
+    expect(result.termination).toBe('user_stop');
+    const received = (await store.listMessages(result.conversationId as never)).filter((m) => m.direction === 'inbound');
+    expect(received.map((m) => m.text)).toEqual(['hello there \uFFFD']);
   });
 });

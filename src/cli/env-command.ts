@@ -25,6 +25,7 @@ export interface EnvServeOptions {
   port: number;
   maxSessions: number;
   idleTimeoutS: number;
+  maxFrameKib: number;
   rewardConfig?: string;
   tau2Dir?: string;
 }
@@ -59,6 +60,7 @@ export async function runEnvServe(opts: EnvServeOptions, env: NodeJS.ProcessEnv 
     session,
     maxSessions: opts.maxSessions,
     idleTimeoutMs: opts.idleTimeoutS * 1000,
+    maxFrameBytes: opts.maxFrameKib * 1024,
   });
   const address = await app.listen({ host: opts.host, port: opts.port });
   process.stderr.write(

@@ -423,6 +423,7 @@ program
   .option('--port <n>', 'the port (0: any free one)', (v) => Number.parseInt(v, 10), 8000)
   .option('--max-sessions <n>', 'WebSocket sessions at once', positive, 8)
   .option('--idle-timeout-s <n>', 'close a session idle this long', positive, 600)
+  .option('--max-frame-kib <n>', 'the largest WebSocket frame and HTTP body accepted (KiB)', positive, 1024)
   .option(rewardConfigOption, rewardConfigHelp)
   .option(tau2DirOption, tau2DirHelp)
   .action(async (opts: EnvServeOptions) => {
@@ -480,6 +481,21 @@ bench
       progress: (line) => process.stderr.write(`${line}\n`),
     });
     process.stdout.write(opts.json ? `${JSON.stringify(result)}\n` : `${JSON.stringify(result, null, 2)}\n`);
+  });
+
+bench
+  .command('serve')
+  .description(
+    'customer messages per second through baton serve over HTTP with an agent answering, against bare gateway.receive + gateway.send',
+  )
+  .option('--json', 'print only the JSON result on stdout')
+  .option('--concurrency <n>', 'conversations in flight at once', positive, 64)
+  .option('--messages <n>', 'customer messages per round (one per conversation)', positive, 2000)
+  .option('--rounds <n>', 'alternating measurement rounds', positive, 3)
+  .action(async (opts: { json?: boolean; concurrency: number; messages: number; rounds: number }) => {
+    const { benchServe } = await import('./bench-serve.js');
+    const result = await benchServe({ ...opts, progress: (line) => process.stderr.write(`baton bench: ${line}\n`) });
+    process.stdout.write(`${JSON.stringify(result, null, opts.json ? 0 : 2)}\n`);
   });
 
 bench

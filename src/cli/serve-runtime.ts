@@ -9,6 +9,7 @@ import { domainAgentConfig, domainHarnessTools, domainPacketBuilder } from '../r
 import { createGateway } from '../runtime/gateway.js';
 import { harnessDecider } from '../runtime/harness-decider.js';
 import { createConversationService, type ConversationService } from '../runtime/service/conversation-service.js';
+import type { Redactor } from '../runtime/service/redactor.js';
 import { secureRandom } from '../server/auth/secrets.js';
 import { buildHttpApp, LOOPBACK_HOSTS } from '../server/http-app.js';
 import type { Directory } from '../store/directory.js';
@@ -48,6 +49,8 @@ export interface ServeRuntimeOptions {
   metricsToken?: string | null;
   logger?: Parameters<typeof buildHttpApp>[0]['logger'];
   onTurnError?: (conversationId: string, error: unknown) => void;
+  /** What keeps secrets out of the store (core's redaction; tests of storage itself pass `noRedaction`). */
+  redact?: Redactor;
 }
 
 /** A composed runtime: the service, its HTTP app, and what they run on. */
@@ -112,6 +115,7 @@ export async function composeServeRuntime(options: ServeRuntimeOptions): Promise
     buildPacket: domainPacketBuilder(domain),
     clock,
     ...(options.onTurnError ? { onTurnError: options.onTurnError } : {}),
+    ...(options.redact ? { redact: options.redact } : {}),
   });
   const directory = directoryFor(store);
   const app = await buildHttpApp({

@@ -19,8 +19,11 @@ export interface HandoffFigures {
   /** Conversations in which the agent took at least one turn in the window. */
   conversationsServed: number;
   handoffs: number;
-  /** Hand-offs with each reason ÷ conversations served. */
-  handoffRateByReason: Record<string, Rate>;
+  /**
+   * Conversations handed off with each reason ÷ conversations served (a conversation handed off
+   * twice for one reason counts once, so no rate passes 100%); `handoffs` counts the hand-offs.
+   */
+  handoffRateByReason: Record<string, Rate & { handoffs: number }>;
   /** From the hand-off to the first human message (ms), over hand-offs a human answered. */
   timeToHumanMs: { p50: number | null; p95: number | null; answered: number; unanswered: number };
   /** Human questions the packet already answered ÷ human questions. */
@@ -170,8 +173,13 @@ function figures(
 ): HandoffFigures {
   const handoffs = all.flatMap((c) => c.handoffs.filter(keep));
   const served = all.filter(servedBy).length;
-  const reasons = new Map<string, number>();
-  for (const h of handoffs) reasons.set(h.reason, (reasons.get(h.reason) ?? 0) + 1);
+  const reasons = new Map<string, { handoffs: number; conversations: Set<string> }>();
+  for (const h of handoffs) {
+    const r = reasons.get(h.reason) ?? { handoffs: 0, conversations: new Set<string>() };
+    r.handoffs += 1;
+    r.conversations.add(h.conversation);
+    reasons.set(h.reason, r);
+  }
   const times = handoffs.flatMap((h) => (h.timeToHumanMs === null ? [] : [h.timeToHumanMs])).sort((a, b) => a - b);
   const handedOff = all.filter((c) => c.handoffs.some(keep));
   const scoped = all.filter(scope);
@@ -180,7 +188,11 @@ function figures(
   return {
     conversationsServed: served,
     handoffs: handoffs.length,
-    handoffRateByReason: Object.fromEntries([...reasons].sort().map(([r, n]) => [r, rate(n, served)])),
+    handoffRateByReason: Object.fromEntries(
+      [...reasons]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([r, n]) => [r, { ...rate(Math.min(n.conversations.size, served), served), handoffs: n.handoffs }]),
+    ),
     timeToHumanMs: {
       p50: quantile(times, 0.5),
       p95: quantile(times, 0.95),

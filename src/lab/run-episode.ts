@@ -9,6 +9,7 @@ import {
   createIdGenerator,
   isHandoffToolName,
   DEFAULT_OWNERSHIP_POLICY,
+  sanitizeGenerated,
   seededRandom,
   type AgentId,
   type Clock,
@@ -306,7 +307,8 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeRes
     customerTurn += 1;
     let said: Awaited<ReturnType<UserSimulator['next']>>;
     try {
-      said = await user.next({ messages: [...view], turn: customerTurn, transferred });
+      // A simulated customer is a model: what it wrote is repaired to storable text, as an agent's is.
+      said = sanitizeGenerated(await user.next({ messages: [...view], turn: customerTurn, transferred }));
     } catch (error) {
       // The simulated customer failed (an LLM user's endpoint, say): the episode ends as tau2-bench's user_error.
       userError = error instanceof Error ? error.message : String(error);

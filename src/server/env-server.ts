@@ -11,6 +11,7 @@
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { clipEcho, clipEchoes } from '../core/index.js';
 import { EnvActionSchema, EnvError, EnvSession, type EnvSessionOptions } from '../lab/env/session.js';
 
 export interface EnvServerOptions {
@@ -21,7 +22,19 @@ export interface EnvServerOptions {
   maxSessions: number;
   /** A session with no message for this long is closed. */
   idleTimeoutMs: number;
+  /**
+   * The largest WebSocket frame and HTTP body accepted, in bytes (default 1 MiB). A bigger frame
+   * closes its connection with code 1009 (message too big); a bigger body gets 413.
+   */
+  maxFrameBytes?: number;
 }
+
+/** The default of {@link EnvServerOptions.maxFrameBytes}: 1 MiB, far above any action or reset. */
+export const DEFAULT_MAX_FRAME_BYTES = 1024 * 1024;
+
+// An error quotes caller input at most MAX_ECHO_CHARS characters at a time; the whole message is
+// bounded too, for messages that quote several values.
+const MAX_ERROR_MESSAGE_CHARS = 2_000;
 
 const ResetSchema = z.looseObject({
   seed: z.number().int().nonnegative().optional(),
@@ -55,13 +68,16 @@ const STATE_SCHEMA = {
 };
 
 export function buildEnvServer(options: EnvServerOptions): FastifyInstance {
-  const app = Fastify({ logger: false });
+  const maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
+  const app = Fastify({ logger: false, bodyLimit: maxFrameBytes });
   let active = 0;
 
-  const errorBody = (error: unknown) =>
-    error instanceof EnvError
-      ? { message: error.message, code: error.code, ...(error.errors ? { errors: error.errors } : {}) }
-      : { message: error instanceof Error ? error.message : String(error), code: 'EXECUTION_ERROR' };
+  const errorBody = (error: unknown) => {
+    const message = clipEcho(error instanceof Error ? error.message : String(error), MAX_ERROR_MESSAGE_CHARS);
+    return error instanceof EnvError
+      ? { message, code: error.code, ...(error.errors ? { errors: clipEchoes(error.errors) } : {}) }
+      : { message, code: 'EXECUTION_ERROR' };
+  };
 
   app.get('/health', async () => ({ status: 'healthy' }));
   app.get('/metadata', async () => ({ name: options.name, description: options.description, version: '1' }));
@@ -73,7 +89,7 @@ export function buildEnvServer(options: EnvServerOptions): FastifyInstance {
   app.get('/state', async () => new EnvSession(options.session).state());
   app.post('/reset', async (request, reply) => {
     const body = ResetSchema.safeParse(request.body ?? {});
-    if (!body.success) return reply.code(422).send({ detail: body.error.issues });
+    if (!body.success) return reply.code(422).send({ detail: clipEchoes(body.error.issues) });
     const session = new EnvSession(options.session);
     try {
       return await session.reset(body.data);
@@ -85,7 +101,7 @@ export function buildEnvServer(options: EnvServerOptions): FastifyInstance {
   });
   app.post('/step', async (request, reply) => {
     const action = EnvActionSchema.safeParse((request.body as { action?: unknown } | null)?.action);
-    if (!action.success) return reply.code(422).send({ detail: action.error.issues });
+    if (!action.success) return reply.code(422).send({ detail: clipEchoes(action.error.issues) });
     return reply.code(409).send({
       detail: {
         message: 'HTTP /step is stateless (a fresh environment has no episode): play episodes over the WebSocket /ws',
@@ -94,7 +110,7 @@ export function buildEnvServer(options: EnvServerOptions): FastifyInstance {
     });
   });
 
-  void app.register(websocket, { options: { maxPayload: 100 * 1024 * 1024 } });
+  void app.register(websocket, { options: { maxPayload: maxFrameBytes } });
   void app.register(async (scoped) => {
     scoped.get('/ws', { websocket: true }, (socket) => {
       const send = (message: unknown) => socket.send(JSON.stringify(message));
@@ -141,8 +157,11 @@ export function buildEnvServer(options: EnvServerOptions): FastifyInstance {
             return send({
               type: 'error',
               data: known
-                ? { message: `invalid ${String(type)} message`, code: 'VALIDATION_ERROR', errors: parsed.error.issues }
-                : { message: `unknown message type ${JSON.stringify(type)}: use reset, step, state or close`, code: 'UNKNOWN_TYPE' },
+                ? { message: `invalid ${String(type)} message`, code: 'VALIDATION_ERROR', errors: clipEchoes(parsed.error.issues) }
+                : {
+                    message: `unknown message type ${clipEcho(JSON.stringify(type) ?? 'undefined')}: use reset, step, state or close`,
+                    code: 'UNKNOWN_TYPE',
+                  },
             });
           }
           const m = parsed.data;

@@ -97,7 +97,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   await app.register(rateLimit, {
     global: false,
     // What this returns is thrown, and answered by the error handler like every other error.
-    errorResponseBuilder: (_request, context) => new HttpError(429, 'rate_limited', `too many attempts: try again in ${Math.ceil(context.ttl / 1000)} s`),
+    errorResponseBuilder: (_request, context) =>
+      new HttpError(429, 'rate_limited', `too many attempts: try again in ${Math.ceil(context.ttl / 1000)} s`),
   });
   await app.register(swagger, {
     openapi: {

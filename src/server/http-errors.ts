@@ -1,4 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { StoreBusyError } from '../store/store-busy.js';
+import { UnstorableTextError } from '../store/unstorable-text.js';
 
 /** The body of every error response: a stable machine code and a sentence for people. */
 export interface ErrorBody {
@@ -34,11 +36,15 @@ const isFastifyError = (error: unknown): error is FastifyError =>
   error instanceof Error && typeof (error as Partial<FastifyError>).code === 'string';
 
 /**
- * Maps what a request failed with to a client error, or null when it is not the client's fault.
- * Fastify's own 4xx errors (body parsing, limits, URLs) get a clear message of ours.
+ * Maps what a request failed with to a client error (or 503 for a store that stayed locked), or
+ * null when it is a bug. Fastify's own 4xx errors (body parsing, limits, URLs) get a clear message of ours.
  */
 export function toHttpError(error: unknown, request: FastifyRequest, bodyLimitBytes: number): HttpError | null {
   if (error instanceof HttpError) return error;
+  // The stores' own refusal, for text that reached them without the edge's check (ADR 0010).
+  if (error instanceof UnstorableTextError) return new HttpError(400, 'unstorable_text', error.message);
+  // Another process held the SQLite file's lock past the bound; nothing was written (ADR 0011).
+  if (error instanceof StoreBusyError) return new HttpError(503, 'store_busy', error.message);
   if (!isFastifyError(error)) return null;
   const contentType = request.headers['content-type'];
   switch (error.code) {
@@ -69,6 +75,7 @@ export function toHttpError(error: unknown, request: FastifyRequest, bodyLimitBy
 /** Sends an error: a client error as it is, anything else as a logged, opaque 500. */
 function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply, bodyLimitBytes: number): FastifyReply {
   const clientError = toHttpError(error, request, bodyLimitBytes);
+  if (clientError?.statusCode === 503) reply.header('retry-after', '1');
   if (clientError) return reply.code(clientError.statusCode).send(errorBody(clientError.code, clientError.message));
   request.log.error({ err: error }, 'request failed');
   return reply.code(500).send(INTERNAL);

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { AgentIdSchema, ConversationFieldsSchema, ConversationIdSchema, MAX_MESSAGE_CHARS, MessageSchema } from '../core/index.js';
+import {
+  AgentIdSchema,
+  ConversationFieldsSchema,
+  ConversationIdSchema,
+  MAX_MESSAGE_CHARS,
+  MessageSchema,
+  storableText,
+} from '../core/index.js';
 import { HttpError } from './http-errors.js';
 
 /** A strict object whose own type error says plainly that a JSON object was expected. */
@@ -12,19 +19,22 @@ const jsonObject = <Shape extends z.ZodRawShape>(shape: Shape) =>
 /** Path parameters of `/v1/conversations/:id…`. */
 export const ConversationParamsSchema = jsonObject({ id: ConversationIdSchema });
 
+// Caller text is stored exactly as sent or refused here, before anything is written: no lone
+// surrogates, no NUL (storableText; docs/decisions/0010-storable-text.md).
+
 /** Body of `POST /v1/conversations`; every field is optional, and so is the body. */
 export const OpenConversationBodySchema = jsonObject({
   agent: AgentIdSchema.exactOptional(),
-  channel: ConversationFieldsSchema.shape.channel.exactOptional(),
-  customerId: ConversationFieldsSchema.shape.customerId.exactOptional(),
+  channel: storableText(ConversationFieldsSchema.shape.channel).exactOptional(),
+  customerId: storableText(ConversationFieldsSchema.shape.customerId.unwrap()).nullable().exactOptional(),
 });
 
 /** An idempotency key, from the body or from the `Idempotency-Key` header. */
-export const IdempotencyKeySchema = MessageSchema.shape.idempotencyKey.unwrap();
+export const IdempotencyKeySchema = storableText(MessageSchema.shape.idempotencyKey.unwrap());
 
 /** Body of `POST /v1/conversations/:id/messages`. */
 export const PostMessageBodySchema = jsonObject({
-  text: z.string().min(1).max(MAX_MESSAGE_CHARS),
+  text: storableText(z.string().min(1).max(MAX_MESSAGE_CHARS)),
   idempotencyKey: IdempotencyKeySchema.exactOptional(),
 });
 

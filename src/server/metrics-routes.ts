@@ -57,9 +57,9 @@ export function registerMetricsRoutes(app: FastifyInstance, input: { store: Stor
     });
   gauge('baton_conversations_served', 'Conversations the agent served in the last 24 hours', [], (m, g) => g.set(m.conversationsServed));
   gauge('baton_handoffs', 'Hand-offs towards humans in the last 24 hours, by reason', ['reason'], (m, g) => {
-    for (const [reason, r] of Object.entries(m.handoffRateByReason)) g.set({ reason }, r.count);
+    for (const [reason, r] of Object.entries(m.handoffRateByReason)) g.set({ reason }, r.handoffs);
   });
-  gauge('baton_handoff_rate', 'Hand-offs with a reason ÷ conversations served, last 24 hours', ['reason'], (m, g) => {
+  gauge('baton_handoff_rate', 'Conversations handed off with a reason ÷ conversations served, last 24 hours', ['reason'], (m, g) => {
     for (const [reason, r] of Object.entries(m.handoffRateByReason)) if (r.rate !== null) g.set({ reason }, r.rate);
   });
   gauge('baton_time_to_human_seconds', 'From hand-off to the first human message, last 24 hours', ['quantile'], (m, g) => {

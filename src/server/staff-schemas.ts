@@ -1,24 +1,31 @@
 import { z } from 'zod';
-import { ConstraintSchema, QueueIdSchema, StaffIdSchema } from '../core/index.js';
+import { ConstraintSchema, QueueIdSchema, StaffIdSchema, storableText, checkStorableText } from '../core/index.js';
 
 const version = z.number().int().positive();
+const checkAll = (texts: readonly string[]) => texts.every((t) => checkStorableText(t).ok);
 const strict = <S extends z.ZodRawShape>(shape: S) =>
   z.strictObject(shape, { error: (i) => (i.code === 'invalid_type' && i.input === undefined ? 'a JSON object is required' : undefined) });
 
-export const LoginBodySchema = strict({ email: z.string().min(1).max(320), password: z.string().min(1).max(1024) });
+export const LoginBodySchema = strict({ email: storableText(z.string().min(1).max(320)), password: z.string().min(1).max(1024) });
 export const ClaimBodySchema = strict({ version });
-export const ReplyBodySchema = strict({ text: z.string().min(1).max(16_000), version });
+export const ReplyBodySchema = strict({ text: storableText(z.string().min(1).max(16_000)), version });
 export const HandBackBodySchema = strict({
   version,
-  notes: z.string().max(4000).nullable().default(null),
-  constraints: z.array(ConstraintSchema).max(20).default([]),
+  notes: storableText(z.string().max(4000)).nullable().default(null),
+  constraints: z
+    .array(ConstraintSchema)
+    .max(20)
+    .default([])
+    .refine((cs) => cs.every((c) => checkAll([c.note, c.tool, ...Object.keys(c.args), ...Object.values(c.args).map(String)])), {
+      message: 'a constraint contains a lone surrogate or NUL',
+    }),
 });
 export const TransferBodySchema = strict({
   to: z.union([QueueIdSchema, StaffIdSchema], { error: 'to: a queue id (queue_…) or a staff id (staff_…)' }),
   mode: z.enum(['cold', 'warm']).default('cold'),
   version,
 });
-export const CloseBodySchema = strict({ version, reason: z.string().min(1).max(200).default('resolved') });
+export const CloseBodySchema = strict({ version, reason: storableText(z.string().min(1).max(200)).default('resolved') });
 export const MetricsQuerySchema = strict({
   since: z.iso.datetime({ offset: true }).exactOptional(),
   until: z.iso.datetime({ offset: true }).exactOptional(),

@@ -11,6 +11,7 @@ import {
   type StoredEvent,
 } from '../core/index.js';
 import { assertRecords } from './records.js';
+import { assertStorable } from './unstorable-text.js';
 import type {
   ClaimPlanner,
   ConversationQuery,
@@ -65,6 +66,7 @@ export class MemoryStore implements Store {
   readonly #rows = new Map<ConversationId, Row>();
 
   async createConversation(conversation: Conversation, created: NewEvent): Promise<StoredEvent> {
+    assertStorable({ conversation, created });
     if (this.#rows.has(conversation.id)) throw new Error(`conversation ${conversation.id} already exists`);
     const row: Row = { conversation: frozen(conversation), events: [], inboundKeys: new Map() };
     this.#rows.set(conversation.id, row);
@@ -78,6 +80,7 @@ export class MemoryStore implements Store {
   }
 
   async appendInbound(message: Message, eventId: EventId): Promise<InboundResult> {
+    assertStorable({ message });
     const row = this.#rows.get(message.conversationId);
     if (!row) return { ok: false, reason: 'not_found' };
     const key = message.idempotencyKey;
@@ -90,6 +93,7 @@ export class MemoryStore implements Store {
   }
 
   async transition(input: TransitionInput): Promise<TransitionResult> {
+    assertStorable({ next: input.next, events: input.events });
     const row = this.#rows.get(input.conversationId);
     if (!row) return { ok: false, reason: 'not_found', current: null };
     if (row.conversation.version !== input.expectedVersion) {
@@ -106,6 +110,7 @@ export class MemoryStore implements Store {
 
   async appendOutbound(message: Message, eventId: EventId): Promise<OutboundResult> {
     if (!hasOutboundSender(message)) throw new Error('appendOutbound needs an agent, human or system sender');
+    assertStorable({ message });
     const row = this.#rows.get(message.conversationId);
     if (!row) return { ok: false, reason: 'not_found' };
     const event = this.#append(row, outboundEvent(row.conversation, message, eventId));
@@ -115,6 +120,7 @@ export class MemoryStore implements Store {
 
   async appendRecords(conversationId: ConversationId, entries: NewEvent[]): Promise<StoredEvent[] | 'not_found'> {
     assertRecords(entries);
+    assertStorable({ entries });
     const row = this.#rows.get(conversationId);
     if (!row) return 'not_found';
     return entries.map((e) => this.#append(row, e));
@@ -167,6 +173,7 @@ export class MemoryStore implements Store {
     if (!oldest) return null;
     const planned = planner(oldest.conversation);
     if (!planned) return null;
+    assertStorable({ next: planned.next, events: planned.events });
     return this.#apply(oldest, planned.next, planned.events);
   }
 

@@ -14,7 +14,7 @@ export const STORE_KINDS: readonly StoreKind[] = ['memory', 'sqlite', 'postgres'
 /** Where a store lives. */
 export type StoreConfig =
   | { kind: 'memory' }
-  | { kind: 'sqlite'; path: string; synchronous?: 'full' | 'normal' }
+  | { kind: 'sqlite'; path: string; synchronous?: 'full' | 'normal'; busyTimeoutMs?: number }
   | { kind: 'postgres'; url: string; poolSize?: number };
 
 /** Opens (and migrates) the configured store. */
@@ -24,7 +24,11 @@ export async function openStore(config: StoreConfig): Promise<Store> {
       return new MemoryStore();
     case 'sqlite':
       if (config.path !== ':memory:') mkdirSync(dirname(config.path), { recursive: true });
-      return new SqliteStore(config.synchronous ? { path: config.path, synchronous: config.synchronous } : { path: config.path });
+      return new SqliteStore({
+        path: config.path,
+        ...(config.synchronous ? { synchronous: config.synchronous } : {}),
+        ...(config.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: config.busyTimeoutMs }),
+      });
     case 'postgres':
       return PostgresStore.open(config.poolSize ? { url: config.url, poolSize: config.poolSize } : { url: config.url });
   }

@@ -22,6 +22,7 @@ import {
   type EventRow,
 } from './rows.js';
 import { assertRecords } from './records.js';
+import { assertStorable } from './unstorable-text.js';
 import type {
   ClaimPlanner,
   ConversationQuery,
@@ -104,6 +105,7 @@ export class PostgresStore implements Store {
   }
 
   async createConversation(conversation: Conversation, created: NewEvent): Promise<StoredEvent> {
+    assertStorable({ conversation, created });
     const c = conversationColumns(conversation);
     const e = eventColumns(created);
     await this.pool.query(
@@ -134,6 +136,7 @@ export class PostgresStore implements Store {
   }
 
   async appendInbound(message: Message, eventId: EventId): Promise<InboundResult> {
+    assertStorable({ message });
     // Not a hot path: an explicit transaction that locks the conversation row first, so that
     // deliveries of one key serialise and each later one sees the first one's entry.
     return this.#tx(async (client): Promise<InboundResult> => {
@@ -158,6 +161,7 @@ export class PostgresStore implements Store {
   }
 
   async transition(input: TransitionInput): Promise<TransitionResult> {
+    assertStorable({ next: input.next, events: input.events });
     return this.#cas(this.pool, input.conversationId, input.expectedVersion, input.next, input.events);
   }
 
@@ -208,6 +212,7 @@ export class PostgresStore implements Store {
 
   async appendOutbound(message: Message, eventId: EventId): Promise<OutboundResult> {
     if (!hasOutboundSender(message)) throw new Error('appendOutbound needs an agent, human or system sender');
+    assertStorable({ message });
     // One statement: lock the row, take the next log position, check the owner, log the entry.
     // The speaker column is `speakerOf(conversation)`, written with every transition, so the
     // owner check is the core's rule. The two entries mirror `outboundEvent`; the store
@@ -242,6 +247,7 @@ export class PostgresStore implements Store {
 
   async appendRecords(conversationId: ConversationId, entries: NewEvent[]): Promise<StoredEvent[] | 'not_found'> {
     assertRecords(entries);
+    assertStorable({ entries });
     if (entries.length === 0) return (await this.#conversation(this.pool, conversationId)) ? [] : 'not_found';
     const cols = entries.map(eventColumns);
     const { rows } = await this.pool.query<{ seq: number }>({
@@ -325,6 +331,7 @@ export class PostgresStore implements Store {
       if (!rows[0]) return null;
       const conversation = conversationFromDoc(rows[0].doc);
       const planned = planner(conversation);
+      if (planned) assertStorable({ next: planned.next, events: planned.events });
       return planned ? this.#cas(client, conversation.id, conversation.version, planned.next, planned.events) : null;
     });
   }

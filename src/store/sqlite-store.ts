@@ -23,6 +23,8 @@ import {
   type EventRow,
 } from './rows.js';
 import { assertRecords } from './records.js';
+import { retryWhileBusy } from './store-busy.js';
+import { assertStorable } from './unstorable-text.js';
 import type {
   ClaimPlanner,
   ConversationQuery,
@@ -43,7 +45,10 @@ export interface SqliteStoreOptions {
    * the process; `normal` survives process crashes only, and is faster. See docs/decisions.
    */
   synchronous?: 'full' | 'normal';
-  /** How long a writer waits for another process's lock before failing (ms). */
+  /**
+   * How long a write waits for another process's lock before failing with `StoreBusyError` (ms,
+   * default 5000). It waits on timers, never inside SQLite, so the event loop keeps serving.
+   */
   busyTimeoutMs?: number;
 }
 
@@ -56,21 +61,28 @@ const ownerOf = (row: OwnerRow) => ({
 
 /**
  * The embedded default Store: one SQLite file in WAL mode. Several processes may share the file;
- * every write is one `BEGIN IMMEDIATE` transaction, so writers serialise on SQLite's lock.
+ * every write is one `BEGIN IMMEDIATE` transaction, so writers serialise on SQLite's lock. A write
+ * that finds the lock taken is tried again on a timer (`retryWhileBusy`) up to `busyTimeoutMs`:
+ * SQLite's `busy_timeout` is 0 once the store is open, because better-sqlite3 is synchronous and
+ * SQLite's own wait would block the whole process (docs/decisions/0011-sqlite-writers-wait-off-the-loop.md).
  */
 export class SqliteStore implements Store {
   readonly kind = 'sqlite' as const;
   readonly db: Database.Database;
   readonly #stmt;
   readonly #tx;
+  readonly #busyTimeoutMs: number;
 
   constructor(options: SqliteStoreOptions) {
+    this.#busyTimeoutMs = options.busyTimeoutMs ?? 5_000;
     this.db = new Database(options.path);
+    // Opening (WAL switch, migrations) may wait inside SQLite: it happens once, before serving.
+    this.db.pragma(`busy_timeout = ${this.#busyTimeoutMs}`);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
-    this.db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 10_000}`);
     this.db.pragma('foreign_keys = ON');
     migrate(this.db);
+    this.db.pragma('busy_timeout = 0');
     const db = this.db;
     const stmt = {
       insertConversation: db.prepare(
@@ -154,57 +166,66 @@ export class SqliteStore implements Store {
         if (!row) return null;
         const conversation = conversationFromDoc(row.doc);
         const planned = planner(conversation);
+        if (planned) assertStorable({ next: planned.next, events: planned.events });
         return planned ? cas(conversation.id, conversation.version, planned.next, planned.events) : null;
       }),
     };
   }
 
+  /** Runs one statement or transaction, trying again while another process holds the lock. */
+  #run<T>(work: () => T): T | Promise<T> {
+    return retryWhileBusy(work, { timeoutMs: this.#busyTimeoutMs });
+  }
+
   async createConversation(conversation: Conversation, created: NewEvent): Promise<StoredEvent> {
-    return this.#tx.create.immediate(conversation, created);
+    assertStorable({ conversation, created });
+    return this.#run(() => this.#tx.create.immediate(conversation, created));
   }
 
   async appendInbound(message: Message, eventId: EventId): Promise<InboundResult> {
-    return this.#tx.inbound.immediate(message, eventId);
+    assertStorable({ message });
+    return this.#run(() => this.#tx.inbound.immediate(message, eventId));
   }
 
   async transition(input: TransitionInput): Promise<TransitionResult> {
-    return this.#tx.transition.immediate(input);
+    assertStorable({ next: input.next, events: input.events });
+    return this.#run(() => this.#tx.transition.immediate(input));
   }
 
   async appendOutbound(message: Message, eventId: EventId): Promise<OutboundResult> {
-    return this.#tx.outbound.immediate(message, eventId);
+    assertStorable({ message });
+    return this.#run(() => this.#tx.outbound.immediate(message, eventId));
   }
 
   async appendRecords(conversationId: ConversationId, entries: NewEvent[]): Promise<StoredEvent[] | 'not_found'> {
     assertRecords(entries);
-    return this.#tx.records.immediate(conversationId, entries);
+    assertStorable({ entries });
+    return this.#run(() => this.#tx.records.immediate(conversationId, entries));
   }
 
   async getConversation(id: ConversationId): Promise<Conversation | null> {
-    const row = this.#stmt.conversation.get(id);
+    const row = await this.#run(() => this.#stmt.conversation.get(id));
     return row ? conversationFromDoc(row.doc) : null;
   }
 
   async listMessages(id: ConversationId): Promise<Message[]> {
-    return this.#stmt.messages.all(id).map((r) => messageFromData(r.data));
+    return (await this.#run(() => this.#stmt.messages.all(id))).map((r) => messageFromData(r.data));
   }
 
   async listEvents(id: ConversationId, page?: EventPage): Promise<StoredEvent[]> {
-    if (!page) return this.#stmt.events.all(id).map(eventFromRow);
+    if (!page) return (await this.#run(() => this.#stmt.events.all(id))).map(eventFromRow);
     const types = page.types ?? [];
     const sql = `SELECT * FROM events WHERE conversation_id = ? AND seq > ?${types.length ? ` AND type IN (${types.map(() => '?').join(', ')})` : ''} ORDER BY seq LIMIT ?`;
-    return this.#prepared(sql)
-      .all(id, page.afterSeq ?? 0, ...types, page.limit ?? -1)
-      .map((row) => eventFromRow(row as EventRow));
+    const rows = await this.#run(() => this.#prepared(sql).all(id, page.afterSeq ?? 0, ...types, page.limit ?? -1));
+    return rows.map((row) => eventFromRow(row as EventRow));
   }
 
   async listConversations(query: ConversationQuery): Promise<Conversation[]> {
     const sql = `SELECT doc FROM conversations WHERE state IN (${query.states.map(() => '?').join(', ')})
       ORDER BY coalesce(queued_at, ''), created_at, id LIMIT ?`;
     if (query.states.length === 0) return [];
-    return this.#prepared(sql)
-      .all(...query.states, query.limit)
-      .map((row) => conversationFromDoc((row as { doc: string }).doc));
+    const rows = await this.#run(() => this.#prepared(sql).all(...query.states, query.limit));
+    return rows.map((row) => conversationFromDoc((row as { doc: string }).doc));
   }
 
   readonly #statements = new Map<string, Database.Statement>();
@@ -216,11 +237,11 @@ export class SqliteStore implements Store {
   }
 
   async listConversationIds(): Promise<ConversationId[]> {
-    return this.#stmt.ids.all().map((r) => r.id);
+    return (await this.#run(() => this.#stmt.ids.all())).map((r) => r.id);
   }
 
   async claimOldestQueued(queue: QueueId, planner: ClaimPlanner): Promise<TransitionResult | null> {
-    return this.#tx.claim.immediate(queue, planner);
+    return this.#run(() => this.#tx.claim.immediate(queue, planner));
   }
 
   async close(): Promise<void> {

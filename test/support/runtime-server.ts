@@ -6,10 +6,12 @@ import type { ConversationId, Policy, StaffRole } from '../../src/core/index.js'
 import { ServeConfigSchema, type ServeConfig } from '../../src/cli/serve-config.js';
 import { composeServeRuntime, type ServeRuntime } from '../../src/cli/serve-runtime.js';
 import type { AgentConfig } from '../../src/runtime/agent-config.js';
+import type { Redactor } from '../../src/runtime/service/redactor.js';
 import { newToken, tokenHash } from '../../src/server/auth/secrets.js';
 import { addStaff } from '../../src/server/auth/staff-accounts.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
+import { scriptedPolicy } from '../../src/testing/scripted-policy.js';
 import { startThrowawayPostgres } from '../../src/testing/throwaway-postgres.js';
 
 export type TestStoreKind = 'sqlite' | 'postgres' | 'memory';
@@ -46,9 +48,12 @@ export interface TestRuntime {
 
 let staffSeq = 0;
 
+/** An agent that answers every message with one fixed reply: for tests of the routes, not of the agent. */
+export const notedPolicy = (): Policy => scriptedPolicy([{ reply: 'Noted.' }], { whenExhausted: 'repeat_last' });
+
 export async function startTestRuntime(
   kind: TestStoreKind,
-  options: { config?: Partial<ServeConfig>; policy?: (agent: AgentConfig) => Policy | null; store?: Store } = {},
+  options: { config?: Partial<ServeConfig>; policy?: (agent: AgentConfig) => Policy | null; store?: Store; redact?: Redactor } = {},
 ): Promise<TestRuntime> {
   const opened = options.store ? { store: options.store, cleanup: () => {} } : await openTestStore(kind);
   const { store } = opened;
@@ -56,6 +61,7 @@ export async function startTestRuntime(
     store,
     config: ServeConfigSchema.parse(options.config ?? {}),
     ...(options.policy ? { policyOverride: options.policy } : {}),
+    ...(options.redact ? { redact: options.redact } : {}),
   });
   const base = await runtime.app.listen({ port: 0, host: '127.0.0.1' });
   return {

@@ -15,6 +15,7 @@ import {
 import { gatewayFor, TEST_AGENT } from '../../src/testing/gateway-fixture.js';
 import type { Gateway } from '../../src/runtime/gateway.js';
 import type { Store } from '../../src/store/store.js';
+import { describeStorableText } from './store-text-conformance.js';
 
 /** Makes a store for the suite; `reopen` opens the same data again (persistent adapters only). */
 export interface StoreHarness {
@@ -309,6 +310,8 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
       await expect(attempt()).rejects.toThrow(/append-only/);
       expect(await store.listEvents(c.id)).toEqual(before);
     });
+
+    describeStorableText(() => ({ store, gateway }));
 
     if (options.persistent) {
       it('keeps everything across a reopen', async () => {

@@ -12,6 +12,7 @@ import {
   type TranscriptItem,
 } from '../../core/index.js';
 import { constraintsInPrompt } from '../../runtime/constraint-lines.js';
+import { unwrapToolOutput } from '../../runtime/tool-output-block.js';
 
 /** How the harness shows a person's hand-back to the agent (see `HAND_BACK_PREFIX`). */
 const HAND_BACK = `(a human colleague wrote) ${HAND_BACK_PREFIX}`;
@@ -64,12 +65,6 @@ const NOT_DONE = /^(?:Error:|Not executed:|Refused by rule |Rule \S+ needs more 
 const NOT_RUN = /^(?:Not executed:|Refused by rule |Rule \S+ needs more information|Waiting for a human)/;
 const OUTAGE =
   /\b(?:unavailable|did not respond|not responding|no response|timed? ?out|try again later|temporar\w*|service (?:is )?down|internal (?:server )?error|overloaded|connection (?:refused|reset))\b|\b50[234]\b/i;
-const WRAPPED = /^<tool_output name="[^"]*">\n([\s\S]*)\n<\/tool_output>$/;
-
-/** A tool result as the tool wrote it: the harness's delimiters removed. */
-export function unwrapToolOutput(content: string): string {
-  return WRAPPED.exec(content)?.[1] ?? content;
-}
 
 /** Whether a tool result says the call did not take effect. */
 export const isFailedOutput = (output: string): boolean => NOT_DONE.test(output.trim());

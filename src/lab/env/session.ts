@@ -10,7 +10,7 @@
  * with the configured reward and all its components.
  */
 import { z } from 'zod';
-import type { ChatMessage, Policy, PolicyRequest, PolicyResponse } from '../../core/index.js';
+import { clipEcho, clipEchoes, type ChatMessage, type Policy, type PolicyRequest, type PolicyResponse } from '../../core/index.js';
 import type { Domain } from '../../domains/domain.js';
 import { toOpenAiTools } from '../../llm/openai-wire.js';
 import { rewardInput, type Reward } from '../../rewards/index.js';
@@ -102,7 +102,7 @@ export class EnvSession {
     let planned: Planned | undefined;
     if (data.task !== undefined) {
       planned = plan.find((p) => p.key === data.task) ?? plan.find((p) => p.task.id === data.task);
-      if (!planned) throw new EnvError('VALIDATION_ERROR', `no task "${data.task}" in this environment's task set`);
+      if (!planned) throw new EnvError('VALIDATION_ERROR', `no task ${JSON.stringify(clipEcho(data.task))} in this environment's task set`);
     } else if (data.seed !== undefined) planned = plan[Math.abs(Math.trunc(data.seed)) % plan.length];
     else planned = plan[this.#resets % plan.length];
     if (!planned) throw new EnvError('EXECUTION_ERROR', 'this environment has no tasks');
@@ -153,7 +153,11 @@ export class EnvSession {
 
   async step(data: unknown): Promise<EnvResult> {
     const parsed = EnvActionSchema.safeParse(data);
-    if (!parsed.success) throw new EnvError('VALIDATION_ERROR', `invalid action: ${z.prettifyError(parsed.error)}`, parsed.error.issues);
+    if (!parsed.success) {
+      // What the trainer sent is quoted at most MAX_ECHO_CHARS characters at a time.
+      const issues = clipEchoes(parsed.error.issues);
+      throw new EnvError('VALIDATION_ERROR', `invalid action: ${z.prettifyError(new z.ZodError(issues))}`, issues);
+    }
     if (this.#done || !this.#pending) {
       throw new EnvError(
         'EXECUTION_ERROR',

@@ -1,13 +1,14 @@
-import type {
-  AgentId,
-  Clock,
-  ContextPacketInput,
-  ConversationId,
-  HandoffReason,
-  MessageId,
-  Policy,
-  StoredEvent,
-  ToolCall,
+import {
+  sanitizeGenerated,
+  type AgentId,
+  type Clock,
+  type ContextPacketInput,
+  type ConversationId,
+  type HandoffReason,
+  type MessageId,
+  type Policy,
+  type StoredEvent,
+  type ToolCall,
 } from '../../core/index.js';
 import type { AgentConfig } from '../agent-config.js';
 import { runTurn, type HarnessDeps, type TurnResult } from '../agent-loop.js';
@@ -102,16 +103,20 @@ export async function agentTurn(
   if (options.note) transcript.push({ role: 'agent', text: options.note });
   const before = transcript.length;
   const spentBefore = spentFromLog(events);
-  const result = await runTurn(
-    agent,
-    {
-      conversation,
-      transcript,
-      spent: spentBefore,
-      deciderFrom: agentWindowStart(events),
-      ...(options.resume ? { resume: options.resume } : {}),
-    },
-    { policy: deps.policyFor(agent), decide: deps.decide, clock: deps.clock },
+  // What the model wrote (replies, summaries, tool arguments) is made storable here, before any
+  // of it is recorded or sent: a bad byte from a model must not make a send or a record throw.
+  const result = sanitizeGenerated(
+    await runTurn(
+      agent,
+      {
+        conversation,
+        transcript,
+        spent: spentBefore,
+        deciderFrom: agentWindowStart(events),
+        ...(options.resume ? { resume: options.resume } : {}),
+      },
+      { policy: deps.policyFor(agent), decide: deps.decide, clock: deps.clock },
+    ),
   );
   await gateway.record(conversationId, turnRecords({ agent: agentId, before, result, spentBefore, redact: deps.redact }));
   deps.observe?.({ conversationId, agent: agentId, result });

@@ -126,6 +126,40 @@ describe('the conversation service: gateway and harness together', () => {
     });
   });
 
+  it('repairs what the model wrote before storing it: a late reply with NUL and a lone surrogate is logged as suppressed, not thrown', async () => {
+    let release!: () => void;
+    let asked!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const called = new Promise<void>((resolve) => (asked = resolve));
+    const model = {
+      name: 'broken-bytes',
+      async next(request: PolicyRequest): Promise<PolicyResponse> {
+        const usage = { promptTokens: 1, completionTokens: 1 };
+        if (!request.messages.some((m) => m.role === 'tool')) {
+          return {
+            ok: true,
+            content: null,
+            toolCalls: [{ id: 'c1', name: 'get_charges', arguments: '{"customer_id":"c\\ud800\\u0000"}' }],
+            usage,
+          };
+        }
+        asked();
+        await gate;
+        return { ok: true, content: 'Late\u0000 reply \uDC00', toolCalls: [], usage };
+      },
+    };
+    const { gateway, runner } = setup({ [TEST_AGENT]: model });
+    const c = await gateway.open();
+    const pending = runner.handleCustomerMessage(c.id, { text: 'hello?', idempotencyKey: 'm1' });
+    await called;
+    expect(await gateway.claim(c.id, staff)).toMatchObject({ ok: true });
+    release();
+    expect(await pending).toEqual({ type: 'reply', delivered: false, text: 'Late reply \uFFFD' });
+    const events = (await gateway.read(c.id))!.events;
+    expect(events.find((e) => e.type === 'tool.called')).toMatchObject({ data: { arguments: { customer_id: 'c\uFFFD' } } });
+    expect(events.at(-1)).toMatchObject({ type: 'message.suppressed', data: { text: 'Late reply \uFFFD' } });
+  });
+
   it('a hand-off to a queue moves the conversation, records the packet, and queues it', async () => {
     const { gateway, runner, packets } = setup({
       [TEST_AGENT]: scriptedPolicy([

@@ -47,12 +47,13 @@ export async function readCustomerFeed(
 ): Promise<CustomerPage> {
   const deadline = Date.now() + Math.max(0, input.waitMs);
   for (;;) {
+    const mark = deps.wakeups.mark(conversationId);
     const events = await deps.store.listEvents(conversationId, { afterSeq: input.after, limit: input.limit, types: CUSTOMER_EVENT_TYPES });
     const last = events.at(-1);
     const left = deadline - Date.now();
     if (last || left <= 0 || input.signal?.aborted) {
       return { messages: events.flatMap((e) => toCustomerMessage(e) ?? []), cursor: String(last?.seq ?? input.after) };
     }
-    await deps.wakeups.wait(conversationId, Math.min(left, REREAD_MS), input.signal);
+    await deps.wakeups.wait(conversationId, Math.min(left, REREAD_MS), mark, input.signal);
   }
 }

@@ -4,23 +4,40 @@ import type { ConversationId } from '../../core/index.js';
  * In-process wake-ups for readers waiting on a conversation's log (long-poll, live streams): the
  * service calls `notify` after it writes. The log by cursor stays the truth; a wake-up only saves
  * the reader a wait. Writes from other processes are seen by the readers' bounded re-reads.
+ *
+ * A reader takes `mark` before it reads the log and passes it to `wait`: a write that lands
+ * between its read and its wait is not missed, because the mark has moved on by then.
  */
 export interface Wakeups {
   notify(conversationId: ConversationId): void;
-  /** Resolves on the next notify for the conversation, or after `ms`; `signal` ends the wait early. */
-  wait(conversationId: ConversationId, ms: number, signal?: AbortSignal): Promise<void>;
+  /** How many writes the conversation has had here so far (what `wait` compares with). */
+  mark(conversationId: ConversationId): number;
+  /** Resolves at once if there was a write since `mark`, else on the next one, or after `ms`; `signal` ends the wait early. */
+  wait(conversationId: ConversationId, ms: number, mark: number, signal?: AbortSignal): Promise<void>;
 }
+
+const MAX_MARKS = 100_000;
 
 export function createWakeups(): Wakeups {
   const waiters = new Map<ConversationId, Set<() => void>>();
+  // Write counts of the conversations someone reads. Bounded: past the cap they start again, which
+  // costs a reader at most one re-read interval, never an event.
+  const marks = new Map<ConversationId, number>();
   return {
     notify(conversationId) {
+      if (marks.has(conversationId)) marks.set(conversationId, marks.get(conversationId)! + 1);
       const set = waiters.get(conversationId);
       if (!set) return;
       waiters.delete(conversationId);
       for (const wake of set) wake();
     },
-    wait(conversationId, ms, signal) {
+    mark(conversationId) {
+      if (marks.size >= MAX_MARKS) marks.clear();
+      if (!marks.has(conversationId)) marks.set(conversationId, 0);
+      return marks.get(conversationId)!;
+    },
+    wait(conversationId, ms, mark, signal) {
+      if ((marks.get(conversationId) ?? mark) !== mark || signal?.aborted) return Promise.resolve();
       return new Promise<void>((resolve) => {
         let set = waiters.get(conversationId);
         if (!set) waiters.set(conversationId, (set = new Set()));

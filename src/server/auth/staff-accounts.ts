@@ -9,6 +9,7 @@ import {
   type StaffProfile,
   type StaffRole,
   staffProfile,
+  storableText,
 } from '../../core/index.js';
 import { z } from 'zod';
 import type { Directory, StaffSession } from '../../store/directory.js';
@@ -19,8 +20,8 @@ export const MIN_PASSWORD_LENGTH = 12;
 
 /** A new account as a caller describes it. */
 export const NewStaffSchema = z.strictObject({
-  email: z.email({ message: 'expected an e-mail address' }).max(320),
-  name: z.string().max(200).default(''),
+  email: storableText(z.string().max(320)).pipe(z.email({ message: 'expected an e-mail address' })),
+  name: storableText(z.string().max(200)).default(''),
   role: StaffRoleSchema,
   skills: z.array(SkillSchema).max(50).default([]),
   password: z

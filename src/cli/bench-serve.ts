@@ -1,0 +1,177 @@
+/**
+ * `baton bench serve`: customer messages per second through `baton serve` over HTTP on loopback
+ * (SQLite), with an agent answering each, and the latency from posting a message to the agent's
+ * reply being readable; beside the same run's bare `gateway.receive` + `gateway.send` rate on the
+ * same kind of database, the floor of any service built on the gateway.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ConversationId, Policy } from '../core/index.js';
+import { noRedaction } from '../runtime/service/redactor.js';
+import { secureRandom } from '../server/auth/secrets.js';
+import { newToken, tokenHash } from '../server/auth/secrets.js';
+import { openStore } from '../store/open-store.js';
+import { gatewayFor } from '../testing/gateway-fixture.js';
+import { scriptedPolicy } from '../testing/scripted-policy.js';
+import { ServeConfigSchema } from './serve-config.js';
+import { composeServeRuntime } from './serve-runtime.js';
+import { createIdGenerator } from '../core/index.js';
+
+export interface BenchServeOptions {
+  /** Conversations in flight at once. */
+  concurrency: number;
+  /** Customer messages per measurement (one per conversation, each answered). */
+  messages: number;
+  rounds: number;
+  progress?: (line: string) => void;
+}
+
+interface Figures {
+  messagesPerSecond: number;
+  latencyMs: { p50: number; p99: number };
+}
+
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? 0;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** Runs `count` jobs with at most `concurrency` at once. */
+async function pool(count: number, concurrency: number, job: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, count) }, async () => {
+      while (next < count) await job(next++);
+    }),
+  );
+}
+
+const dir = () => mkdtempSync(join(tmpdir(), 'baton-bench-serve-'));
+
+/** The baseline: what the gateway alone does per message (store the customer's, store a reply). */
+async function baseline(options: BenchServeOptions): Promise<Figures> {
+  const folder = dir();
+  const store = await openStore({ kind: 'sqlite', path: join(folder, 'b.sqlite') });
+  try {
+    const gateway = gatewayFor(store, { ids: createIdGenerator({ now: Date.now, random: secureRandom }) });
+    const ids: ConversationId[] = [];
+    for (let i = 0; i < options.messages; i += 1) ids.push((await gateway.open()).id);
+    const latencies: number[] = [];
+    const start = performance.now();
+    await pool(ids.length, options.concurrency, async (i) => {
+      const t = performance.now();
+      const id = ids[i]!;
+      await gateway.receive(id, { text: `Which plans do you offer? (${i})`, idempotencyKey: `k${i}` });
+      await gateway.send(id, { type: 'agent', id: 'agent_support' as never }, 'We offer three plans.');
+      latencies.push(performance.now() - t);
+    });
+    const seconds = (performance.now() - start) / 1000;
+    latencies.sort((a, b) => a - b);
+    return { messagesPerSecond: ids.length / seconds, latencyMs: { p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99) } };
+  } finally {
+    await store.close();
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+/** Through `baton serve` over HTTP: post, then read by cursor (long-poll) until the agent's reply. */
+async function throughServe(options: BenchServeOptions, policy: 'scripted' | 'rule'): Promise<Figures & { handoffs: number }> {
+  const folder = dir();
+  const store = await openStore({ kind: 'sqlite', path: join(folder, 's.sqlite') });
+  const zeroLatency = (): Policy => scriptedPolicy([{ reply: 'We offer three plans.' }], { whenExhausted: 'repeat_last' });
+  const runtime = await composeServeRuntime({
+    store,
+    config: ServeConfigSchema.parse({}),
+    ...(policy === 'scripted' ? { policyOverride: zeroLatency } : {}),
+    // The baseline stores text as given; so does this, so that the two do the same work.
+    redact: noRedaction,
+  });
+  const base = await runtime.app.listen({ host: '127.0.0.1', port: 0 });
+  try {
+    const conversations: Array<{ id: string; token: string }> = [];
+    for (let i = 0; i < options.messages; i += 1) {
+      const c = await runtime.service.open();
+      const token = newToken('ct');
+      await runtime.directory.setCustomerToken(c.id, tokenHash(token));
+      conversations.push({ id: c.id, token });
+    }
+    const latencies: number[] = [];
+    let handoffs = 0;
+    const start = performance.now();
+    await pool(conversations.length, options.concurrency, async (i) => {
+      const { id, token } = conversations[i]!;
+      const auth = { authorization: `Bearer ${token}` };
+      const t = performance.now();
+      const posted = await fetch(`${base}/v1/conversations/${id}/messages`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json', 'idempotency-key': `k${i}` },
+        body: JSON.stringify({ text: 'Which plans do you offer?' }),
+      });
+      if (posted.status !== 201) throw new Error(`post answered ${posted.status}`);
+      await posted.arrayBuffer();
+      let cursor = '0';
+      for (;;) {
+        const page = (await (
+          await fetch(`${base}/v1/conversations/${id}/messages?after=${cursor}&waitMs=5000`, { headers: auth })
+        ).json()) as {
+          messages: Array<{ from: string }>;
+          cursor: string;
+        };
+        cursor = page.cursor;
+        if (page.messages.some((m) => m.from === 'system')) handoffs += 1;
+        if (page.messages.some((m) => m.from === 'agent' || m.from === 'system')) break;
+      }
+      latencies.push(performance.now() - t);
+    });
+    const seconds = (performance.now() - start) / 1000;
+    latencies.sort((a, b) => a - b);
+    return {
+      messagesPerSecond: conversations.length / seconds,
+      latencyMs: { p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99) },
+      handoffs,
+    };
+  } finally {
+    await runtime.app.close();
+    await runtime.service.idle();
+    await store.close();
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+/** Alternates baseline and serve rounds; reports medians and the ratio of the medians. */
+export async function benchServe(options: BenchServeOptions) {
+  const results = { baseline: [] as Figures[], scripted: [] as Figures[], rule: [] as Figures[] };
+  // A warm-up of each, untimed: JIT and the first SQLite pages.
+  await baseline({ ...options, messages: Math.min(200, options.messages) });
+  await throughServe({ ...options, messages: Math.min(200, options.messages) }, 'scripted');
+  for (let round = 1; round <= options.rounds; round += 1) {
+    results.baseline.push(await baseline(options));
+    results.scripted.push(await throughServe(options, 'scripted'));
+    results.rule.push(await throughServe(options, 'rule'));
+    options.progress?.(
+      `round ${round}/${options.rounds}: baseline ${results.baseline.at(-1)!.messagesPerSecond.toFixed(0)}/s, ` +
+        `serve (scripted) ${results.scripted.at(-1)!.messagesPerSecond.toFixed(0)}/s, serve (rule) ${results.rule.at(-1)!.messagesPerSecond.toFixed(0)}/s`,
+    );
+  }
+  const summary = (xs: Figures[]) => ({
+    messages_per_second: Math.round(median(xs.map((x) => x.messagesPerSecond))),
+    latency_ms: { p50: +median(xs.map((x) => x.latencyMs.p50)).toFixed(2), p99: +median(xs.map((x) => x.latencyMs.p99)).toFixed(2) },
+  });
+  const b = summary(results.baseline);
+  const scripted = summary(results.scripted);
+  const rule = summary(results.rule);
+  return {
+    benchmark: 'serve',
+    store: 'sqlite',
+    concurrency: options.concurrency,
+    messages_per_round: options.messages,
+    rounds: options.rounds,
+    baseline_gateway_receive_send: b,
+    serve_scripted_zero_latency: { ...scripted, ratio: +(scripted.messages_per_second / b.messages_per_second).toFixed(3) },
+    serve_rule_agent: { ...rule, ratio: +(rule.messages_per_second / b.messages_per_second).toFixed(3) },
+    goal: {
+      ratio_at_least: 0.5,
+      p99_ms_at_most: 50,
+      met: scripted.messages_per_second / b.messages_per_second >= 0.5 && scripted.latency_ms.p99 <= 50,
+    },
+  };
+}
