@@ -12,7 +12,7 @@ import { rewardByName, rewardInput, type RewardName, type RewardOptions } from '
 import type { AgentName } from './agents/names.js';
 import { textTable } from './report/table.js';
 import { runEval, type EvalProgress } from './eval/run-eval.js';
-import { taskUnitOf } from './metrics/episode.js';
+import { taskUnitOf } from '../analysis/episode-analysis.js';
 import type { Style } from './user.js';
 import type { VariantSplit } from './variant.js';
 

@@ -3,13 +3,14 @@
  * value and every component it was built from, so that a trainer's logs show why a dialogue
  * scored what it did. The input is what the lab records for every episode (the trajectory and
  * the evaluator's verdict) plus what the metrics read from it (hand-off class, policy-rule
- * violations), built once by {@link rewardInput}.
+ * violations), built once by {@link rewardInput}. Rewards import nothing from the lab: the
+ * analysis they share with it lives below both (`src/analysis/`).
  */
+import { analyseEpisode, isTransferCall, type Violation } from '../analysis/episode-analysis.js';
+import type { RecordedEpisode } from '../analysis/recorded-episode.js';
 import type { Domain } from '../domains/domain.js';
 import { TRANSFER_TOOLS } from '../domains/evaluator.js';
 import { OPENING_MESSAGE, type TerminationReason, type TrajectoryMessage } from '../domains/trajectory.js';
-import { analyseEpisode, isTransferCall, type Violation } from '../lab/metrics/episode.js';
-import type { EpisodeRecord } from '../lab/records.js';
 
 /** One dialogue on one task, as every reward reads it. */
 export interface RewardInput {
@@ -66,7 +67,7 @@ function transferTools(domain: Domain): ReadonlySet<string> {
 }
 
 /** The reward input of a recorded episode, on its domain (which knows the tools and gold actions). */
-export function rewardInput(record: EpisodeRecord, domain: Domain): RewardInput {
+export function rewardInput(record: RecordedEpisode, domain: Domain): RewardInput {
   const task = domain.tasks.find((t) => t.id === record.task_id);
   const gold = task?.actions ?? null;
   const analysis = analyseEpisode(record, domain, gold);

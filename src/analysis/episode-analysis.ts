@@ -1,17 +1,17 @@
 /**
- * What the metrics read from one episode record: its hand-off outcome against the label, its
+ * What the lab's metrics and the rewards read from one episode record: its hand-off outcome against the label, its
  * timing, the packet's required facts, the policy-rule violations (each at its message), and the
  * refusals and hand-offs with whether their text cites the policy. Pure; a report can show the
  * same findings at their turns.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { hasExplicitConfirmation } from '../../core/confirmation.js';
-import type { TranscriptItem } from '../../core/transcript.js';
-import type { Domain, GoldAction } from '../../domains/domain.js';
-import { TRANSFER_TOOLS } from '../../domains/evaluator.js';
-import { toolCallsOf, type TrajectoryMessage, type TrajectoryToolCall } from '../../domains/trajectory.js';
-import type { EpisodeRecord } from '../records.js';
+import { hasExplicitConfirmation } from '../core/confirmation.js';
+import type { TranscriptItem } from '../core/transcript.js';
+import type { Domain, GoldAction } from '../domains/domain.js';
+import { TRANSFER_TOOLS } from '../domains/evaluator.js';
+import { toolCallsOf, type TrajectoryMessage, type TrajectoryToolCall } from '../domains/trajectory.js';
 import { citedTerms, isRefusal, metricRulesOf, refusalCitedTerms } from './domain-rules.js';
+import type { RecordedEpisode } from './recorded-episode.js';
 
 /** The five policy rules, in the order METRICS.md lists them. */
 export const VIOLATION_RULES = [
@@ -96,7 +96,7 @@ export interface EpisodeAnalysis {
 }
 
 /** The task (or hand-off variant) an episode belongs to: its record key without style and trial. */
-export const taskUnitOf = (record: Pick<EpisodeRecord, 'key'>): string => record.key.split('#')[0] ?? record.key;
+export const taskUnitOf = (record: Pick<RecordedEpisode, 'key'>): string => record.key.split('#')[0] ?? record.key;
 
 /** A call that hands off: the domain's transfer tool, or the harness's hand-off (or tau2-bench's). */
 export const isTransferCall = (domain: Pick<Domain, 'transferTool'>, name: string) =>
@@ -446,7 +446,7 @@ export function requiredPacketFacts(
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Whether the trigger of a hand-off due later was already there at `message` (only tool failures are visible in the record). */
-function triggerPresent(record: EpisodeRecord, message: number): boolean {
+function triggerPresent(record: RecordedEpisode, message: number): boolean {
   if (record.kind !== 'tool_outage') return false;
   return record.messages.slice(0, message).some((m) => m.role === 'tool' && m.error);
 }
@@ -459,7 +459,7 @@ const customerTurnAt = (messages: readonly TrajectoryMessage[], message: number)
  * Analyses one episode. `gold` is the task's reference actions (null: none, so the
  * write-outside-reference rule is not judged).
  */
-export function analyseEpisode(record: EpisodeRecord, domain: Domain, gold: readonly GoldAction[] | null): EpisodeAnalysis {
+export function analyseEpisode(record: RecordedEpisode, domain: Domain, gold: readonly GoldAction[] | null): EpisodeAnalysis {
   const facts = record.evaluation.handoff;
   const transferred = facts.transferred;
   const should = record.label.should_transfer;
