@@ -89,7 +89,10 @@ describe('the loophole audit', () => {
     expectR2Acceptance(result);
     // Each finding is one sentence naming the reward, the exploit and both means.
     const sentences = findingSentences(result);
-    expect(sentences).toHaveLength(result.gameable.length + (result.search?.gameable.length ?? 0));
+    const searchedRewards = new Set(result.search?.gameable.map((f) => f.reward));
+    expect(sentences).toHaveLength(result.gameable.length + searchedRewards.size);
+    // The search's findings on `task` come as one sentence, naming its best policy and how many more.
+    expect(sentences.filter((s) => s.startsWith("`task` is gameable by the search's"))).toHaveLength(1);
     expect(sentences.find((s) => s.startsWith('`task` is gameable by `always-transfer`'))).toMatch(/transfer leaves the database/);
     // A finding about an outcome reward names the outcome check as the cause, not the exploit's words.
     const stuffer = sentences.find((s) => s.startsWith('`task` is gameable by `keyword-stuffer`'));

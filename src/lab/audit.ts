@@ -230,12 +230,22 @@ const fmt = (x: number | null | undefined) => (x === null || x === undefined ? '
 
 const interval = (s: { ci: Estimate['ci'] }) => (s.ci ? ` [${fmt(s.ci[0])}, ${fmt(s.ci[1])}]` : '');
 
-/** One sentence per finding, the search's included: what the loophole is. */
+/**
+ * One sentence per finding: per scripted exploit, what the loophole is; per reward the search
+ * games, how many of its policies do and the best of them.
+ */
 export function findingSentences(result: AuditResult): string[] {
-  return [...result.gameable, ...(result.search?.gameable ?? [])].map(
-    (f) =>
-      `\`${f.reward}\` is gameable by \`${f.exploit}\` (${fmt(f.exploit_mean)} vs the honest agent's ${fmt(f.honest_mean)}): ${loophole(f.reward, f.exploit)}.`,
-  );
+  const sentence = (f: AuditFinding, who: string) =>
+    `\`${f.reward}\` is gameable by ${who} (${fmt(f.exploit_mean)} vs the honest agent's ${fmt(f.honest_mean)}${f.exploit_mean === f.honest_mean ? ', a tie' : ''}): ${loophole(f.reward, f.exploit)}.`;
+  const scripted = result.gameable.map((f) => sentence(f, `\`${f.exploit}\``));
+  const byReward = new Map<string, AuditFinding[]>();
+  for (const f of result.search?.gameable ?? []) byReward.set(f.reward, [...(byReward.get(f.reward) ?? []), f]);
+  const searched = [...byReward.values()].map((found) => {
+    const best = found.reduce((a, b) => (b.exploit_mean > a.exploit_mean ? b : a));
+    const others = found.length - 1;
+    return sentence(best, `the search's \`${best.exploit}\`${others > 0 ? ` and ${others} more of its policies` : ''}`);
+  });
+  return [...scripted, ...searched];
 }
 
 /** Per reward, the search policy with the highest mean, and its margin below the honest agent. */
