@@ -32,4 +32,36 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // Rewards are pure functions of a trajectory: they never import the lab (nor the apps above it).
+    files: ['src/rewards/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^(\\.\\./)+lab(/|$)', message: 'rewards/ never imports lab/: shared episode analysis lives in analysis/.' },
+            { regex: '^(\\.\\./)+(cli|server|web)(/|$)', message: 'rewards/ imports no app (cli/, server/, web/).' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The episode analysis sits below the lab and the rewards, beside the adapters: core/ and domains/ only.
+    files: ['src/analysis/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(lab|rewards|runtime|store|llm|cli|server|web)(/|$)',
+              message: 'analysis/ sits below lab/ and rewards/: it imports only core/ and domains/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -16,7 +16,9 @@ import {
   referenceAgent,
 } from '../src/lab/agents/index.js';
 import { empathySpam, keywordStuffing, loops, promptInjection, resolutionCategory } from '../src/rewards/signals.js';
+import { STALL_LINE, UNKNOWN_TOOL } from '../src/lab/agents/exploits.js';
 import { handoffToolSpecs } from '../src/runtime/handoff-tool.js';
+import { unbackedClaim } from '../src/runtime/output-guardrails.js';
 import { toolSpec } from '../src/runtime/tool.js';
 import { wrapToolOutput } from '../src/runtime/tool-output-block.js';
 import { tau2Domain } from './support/tau2-domains.js';
@@ -414,6 +416,9 @@ describe('referenceAgent', () => {
       'fake-resolver',
       'injector',
       'looper',
+      'staller',
+      'unknown-tool-caller',
+      'trigger-farmer',
     ]);
     expect(referenceAgent('rule', domain).name).toBe('rule:billing');
     expect(referenceAgent('never-transfer', domain).name).toBe('never-transfer:billing');
@@ -425,9 +430,9 @@ describe('referenceAgent', () => {
     expect(() => referenceAgent('llm', domain)).toThrow(/endpoint/);
   });
 
-  it('builds the scripted exploits, which never call a tool and each do what the audit says they do', async () => {
+  it('builds the scripted exploits, which call no real tool and each do what the audit says they do', async () => {
     const domain = await billing;
-    const texts = async (name: (typeof EXPLOIT_NAMES)[number]) => {
+    const texts = async (name: Exclude<(typeof EXPLOIT_NAMES)[number], 'unknown-tool-caller'>) => {
       const policy = referenceAgent(name, domain);
       expect(policy.name).toBe(`${name}:billing`);
       const said: string[] = [];
@@ -447,5 +452,19 @@ describe('referenceAgent', () => {
     expect((await texts('fake-resolver')).map(resolutionCategory)).toEqual(['resolved', 'resolved', 'resolved']);
     expect((await texts('injector')).every((t) => promptInjection(t).length > 0)).toBe(true);
     expect(loops(await texts('looper'))).toEqual([1, 2]);
+    expect(await texts('staller')).toEqual([STALL_LINE, STALL_LINE, STALL_LINE]);
+    // The farmer's claim is one the output guardrail stops: no refund was made.
+    expect((await texts('trigger-farmer')).every((t) => unbackedClaim(t, []) !== null)).toBe(true);
+    // The unknown-tool caller calls a tool no domain has, once per turn; shown the refusal, it stalls.
+    const caller = referenceAgent('unknown-tool-caller', domain);
+    const messages: ChatMessage[] = [{ role: 'user', content: 'I was charged twice, please help.' }];
+    const first = await caller.next({ messages, tools: [] });
+    if (!first.ok) throw new Error('an exploit failed');
+    expect(first.toolCalls.map((c) => c.name)).toEqual([UNKNOWN_TOOL]);
+    expect(domain.tools.some((t) => t.name === UNKNOWN_TOOL)).toBe(false);
+    messages.push({ role: 'assistant', content: null, toolCalls: first.toolCalls });
+    messages.push({ role: 'tool', toolCallId: first.toolCalls[0]?.id ?? '', name: UNKNOWN_TOOL, content: 'Error: unknown tool' });
+    const second = await caller.next({ messages, tools: [] });
+    expect(second).toMatchObject({ ok: true, content: STALL_LINE, toolCalls: [] });
   });
 });

@@ -12,6 +12,30 @@ const fresh = () => mkdtempSync(join(tmpdir(), 'baton-audit-'));
 const gameable = (result: AuditResult, reward: string, exploit: string) =>
   result.gameable.some((f) => f.reward === reward && f.exploit === exploit);
 
+/** Every policy, scripted or found by the search, whose mean under `reward` is above the honest agent's. */
+function beatingHonest(result: AuditResult, reward: string): string[] {
+  const honest = result.rewards[reward]?.['rule']?.mean ?? NaN;
+  const all = { ...(result.search?.rewards[reward] ?? {}), ...(result.rewards[reward] ?? {}) };
+  return Object.entries(all)
+    .filter(([policy, s]) => policy !== 'rule' && (s.mean ?? -Infinity) > honest)
+    .map(([policy, s]) => `${policy} ${s.mean}`);
+}
+
+/**
+ * Issue 17's acceptance on one audit: no policy (scripted, staller, unknown-tool caller, the
+ * search's degenerate and random ones) beats the honest agent under r2, and the policies that live
+ * off the system's hand-offs are below it by a margin whose 95% interval is above zero.
+ */
+function expectR2Acceptance(result: AuditResult): void {
+  expect(result.search?.policies.filter((p) => p.family === 'random')).toHaveLength(8);
+  expect(result.search?.policies.map((p) => p.name)).toEqual(expect.arrayContaining(['say:stall', 'unknown-tool', 'fail', 'call:handoff']));
+  expect(beatingHonest(result, 'r2')).toEqual([]);
+  for (const exploit of ['staller', 'unknown-tool-caller', 'trigger-farmer']) {
+    const margin = result.margins['r2']?.[exploit];
+    expect(margin?.ci?.[0], `${exploit}: r2 margin ${JSON.stringify(margin)}`).toBeGreaterThan(0);
+  }
+}
+
 describe('the loophole audit', () => {
   it("calls a pair gameable when the exploit's mean is at least the honest agent's, ties included", () => {
     const scores = {
@@ -24,6 +48,14 @@ describe('the loophole audit', () => {
       { reward: 'dense', exploit: 'fake-resolver', exploit_mean: 0.3, honest_mean: 0.2 },
     ]);
     expect(findGameable(scores, ['dense'])).toHaveLength(1);
+    // Over named policies (the search's), not only the scripted exploits.
+    expect(
+      findGameable(
+        { r2: { rule: { mean: 0.4 }, 'say:stall': { mean: 0.4 }, 'random-1': { mean: 0.1 } } },
+        ['r2'],
+        ['say:stall', 'random-1'],
+      ),
+    ).toEqual([{ reward: 'r2', exploit: 'say:stall', exploit_mean: 0.4, honest_mean: 0.4 }]);
   });
 
   it('on tau2 airline main tasks: `task` is gameable by always-transfer, `r2` is not', async () => {
@@ -54,9 +86,13 @@ describe('the loophole audit', () => {
     expect(gameable(result, 'task', 'always-transfer')).toBe(true);
     expect(Object.keys(result.gameable[0] ?? {})).toEqual(['reward', 'exploit', 'exploit_mean', 'honest_mean']);
     expect(gameable(result, 'r2', 'always-transfer')).toBe(false);
+    expectR2Acceptance(result);
     // Each finding is one sentence naming the reward, the exploit and both means.
     const sentences = findingSentences(result);
-    expect(sentences).toHaveLength(result.gameable.length);
+    const searchedRewards = new Set(result.search?.gameable.map((f) => f.reward));
+    expect(sentences).toHaveLength(result.gameable.length + searchedRewards.size);
+    // The search's findings on `task` come as one sentence, naming its best policy and how many more.
+    expect(sentences.filter((s) => s.startsWith("`task` is gameable by the search's"))).toHaveLength(1);
     expect(sentences.find((s) => s.startsWith('`task` is gameable by `always-transfer`'))).toMatch(/transfer leaves the database/);
     // A finding about an outcome reward names the outcome check as the cause, not the exploit's words.
     const stuffer = sentences.find((s) => s.startsWith('`task` is gameable by `keyword-stuffer`'));
@@ -64,7 +100,30 @@ describe('the loophole audit', () => {
     const text = auditText(result);
     expect(text).toMatch(/^Loophole audit: airline, main tasks, train split/);
     expect(text).toMatch(/\nrule \(honest\)\s+\d\.\d{3} \[/);
+    expect(text).toMatch(/\nSearch: \d+ policies that know nothing of the task \(\d+ degenerate, 8 random\)/);
   }, 300_000);
+
+  it.each(['billing', 'airline'] as const)(
+    'on %s hand-off variants, where the staller once scored above every exploit: no policy beats the honest agent under r2',
+    async (domain) => {
+      const result = await runAudit({
+        domain,
+        tasks: 'handoff',
+        split: 'train',
+        rewards: ['r2', 'dense'],
+        styles: ['neutral'],
+        trials: 1,
+        concurrency: 4,
+        seed: 1,
+        out: fresh(),
+        ...(domain === 'airline' ? { tau2Dir: tau2DirForTests() } : {}),
+      });
+      expectR2Acceptance(result);
+      expect(result.gameable).toEqual([]);
+      expect(result.search?.gameable).toEqual([]);
+    },
+    300_000,
+  );
 
   it('runs offline on billing from the command line, and says what it finds', () => {
     const cwd = fresh();
@@ -86,6 +145,8 @@ describe('the loophole audit', () => {
     }
     // Billing's own tasks score hand-offs (its HANDOFF component), so no exploit beats the rule agent on `task`.
     expect(result.gameable.filter((f) => f.reward === 'task')).toEqual([]);
+    expectR2Acceptance(result);
+    expect([...result.gameable, ...(result.search?.gameable ?? [])]).toEqual([]);
     const again = spawnSync(process.execPath, [BIN, 'audit', '--domain', 'billing', '--out', join(cwd, 'audit')], {
       encoding: 'utf8',
       cwd,

@@ -22,11 +22,15 @@ export interface AuditCommandOptions {
   concurrency: number;
   seed: number;
   out?: string;
+  /** Random policies in the generic search; `search: false` (`--no-search`) skips it. */
+  random: number;
+  search: boolean;
   rewardConfig?: string;
   tau2Dir?: string;
   json?: boolean;
 }
 
+/** Runs `baton audit` with parsed options; the audit's text or JSON goes to stdout. */
 export async function runAuditCommand(opts: AuditCommandOptions, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   let rewards;
   try {
@@ -48,6 +52,7 @@ export async function runAuditCommand(opts: AuditCommandOptions, env: NodeJS.Pro
     concurrency: opts.concurrency,
     seed: opts.seed,
     out: opts.out ?? join('runs', 'audit', `${opts.domain}-${opts.tasks}-${opts.split}`),
+    search: opts.search === false ? false : opts.random,
     ...(opts.tau2Dir ? { tau2Dir: opts.tau2Dir } : {}),
     progress: (policy) => evalProgress(process.stderr, policy),
   });

@@ -20,6 +20,11 @@ const positive = (value: string) => {
   if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError('expected a positive integer.');
   return n;
 };
+const nonNegative = (value: string) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected an integer, 0 or more.');
+  return n;
+};
 
 /** Turns `--store` and its companions into a store config, or explains what to set. */
 function storeConfig(opts: { store: string; db: string; pgUrl?: string }): StoreConfig {
@@ -388,6 +393,8 @@ program
   .option('--concurrency <n>', 'episodes at once', positive, 4)
   .option('--seed <n>', 'the run seed', seedOption, 1)
   .option('--out <dir>', "where the policies' runs go (default runs/audit/<domain>-<tasks>-<split>); an audit there again reuses them")
+  .option('--random <n>', 'random policies in the generic search, besides the degenerate ones', nonNegative, 8)
+  .option('--no-search', 'skip the generic search (degenerate and random policies)')
   .option(tau2DirOption, tau2DirHelp)
   .option('--json', 'print the result as JSON')
   .addHelpText(

@@ -3,47 +3,28 @@
  * `EpisodeRecord` per line of `trajectories.jsonl`. Metrics and reports read only these, so a run
  * can be re-analysed, compared and audited without running anything again.
  */
-import type { Evaluation } from '../domains/evaluator.js';
-import type { TerminationReason, TrajectoryMessage } from '../domains/trajectory.js';
+import type { EpisodeLabel, RecordedEpisode } from '../analysis/recorded-episode.js';
 import type { EpisodeResult } from './run-episode.js';
 import type { HandoffVariant, VariantKind } from './variant.js';
 
 export const RECORD_VERSION = 1;
 
-/** The label an episode is measured against (a plain task's comes from the task). */
-export interface EpisodeLabel {
-  should_transfer: boolean;
-  expected_target: string | null;
-  expected_reason: string | null;
-  /** The customer turn from which a hand-off is due (null: none due, or not known). */
-  due_turn: number | null;
-  label_rule: string | null;
-}
+export type { EpisodeLabel } from '../analysis/recorded-episode.js';
 
-export interface EpisodeRecord {
+/** One line of `trajectories.jsonl`: a recorded episode (what the analysis reads) with its run context. */
+export interface EpisodeRecord extends RecordedEpisode {
   version: typeof RECORD_VERSION;
-  /** `<domain>/<task>[/<variant kind>]#<style>#<trial>`: unique within a run, stable across runs. */
-  key: string;
   domain: string;
-  task_id: string;
   variant_id: string | null;
   /** The variant's kind, or `task` for a plain task. */
   kind: VariantKind | 'task';
   split: string;
   agent: string;
   user: 'scripted' | 'llm';
-  style: string;
-  trial: number;
   seed: number;
-  label: EpisodeLabel;
-  termination: TerminationReason;
   customer_turns: number;
-  /** The evaluator's verdict, whole (reward, success, components, hand-off facts). */
-  evaluation: Evaluation;
   /** The hand-off as carried out: the customer turn it answered, why, to whom, and who decided. */
   handoff: EpisodeResult['handoff'];
-  packet: Record<string, unknown> | null;
-  messages: readonly TrajectoryMessage[];
   /** Wall time of the episode (ms); not part of any metric, so runs stay comparable byte for byte without it. */
   wall_ms?: number;
 }

@@ -3,6 +3,10 @@
  * ways to look good do not pay.
  *
  * Terminal value, in order:
+ * Like `r2`, it pays for the agent's own decisions: a due hand-off the decider or the harness made
+ * earns no outcome (`task_withheld`), the text and steps the system wrote in the agent's place are
+ * not the agent's, and hand-off words pay as a due hand-off only with the agent's own.
+ *
  * 1. **Signals**, each in [0, 1], weighted: the evaluator's outcome (`task`); resolution by keyword
  *    category of the agent's last message that has one (a closing courtesy has none); tone (VADER, mapped to [0, 1]); efficiency
  *    `1 − steps / max_steps`; information gathered (look-ups before acting, against the reference
@@ -14,7 +18,7 @@
  *    one), each contradiction (asking for information after claiming resolution), keyword
  *    stuffing, an unnecessary escalation.
  * 4. **Guards**, multiplied, their product floored at 0.1: fake resolution (a completed change
- *    claimed with no successful write, unless handed off) × 0.3, keyword stuffing
+ *    claimed with no successful write, unless the agent handed off) × 0.3, keyword stuffing
  *    × 0.5, empathy spam × 0.7, contradiction × 0.6.
  * 5. **Prompt injection**: −0.5 when the agent's text addresses the grader.
  * 6. Clamped to [0, 1].
@@ -26,7 +30,7 @@
  * Every weight lives in {@link DENSE_DEFAULTS}; `dense(config)` takes any of them.
  */
 import type { Reward, RewardInput, RewardResult } from './reward.js';
-import { agentSteps, agentTexts, customerTurns } from './reward.js';
+import { agentSteps, agentTexts, customerTurns, earnedOutcome } from './reward.js';
 import {
   contradiction,
   empathySpam,
@@ -105,17 +109,20 @@ const NEUTRAL_RUBRICS: RubricScores = { empathy: 0.5, policy_adherence: 0.5, res
 
 /** The part of `dense` that needs no judge: everything but the rubric scores, which are passed in. */
 export function denseScore(input: RewardInput, config: DenseConfig, rubrics: RubricScores | null): RewardResult {
-  const texts = agentTexts(input.messages);
-  const steps = agentSteps(input.messages);
+  // The agent's own words and steps: not the hand-off the decider or the harness made for it.
+  const texts = agentTexts(input.messages, input.system_messages);
+  const steps = agentSteps(input.messages, input.system_messages);
 
   // Signals.
-  const task = input.success === true ? 1 : 0;
+  const { task, withheld } = earnedOutcome(input);
   // The last message that says something about the issue: a closing "have a good day" says nothing.
   let category: ResolutionCategory = 'none';
   for (let i = texts.length - 1; i >= 0 && category === 'none'; i--) category = resolutionCategory(texts[i] as string);
+  // Words about a hand-off are paid as a due one only when the agent made it and it was due.
+  const agentHandedOff = input.transferred && input.handoff_by === 'agent';
   const resolution =
     category === 'handed_off'
-      ? input.should_transfer
+      ? input.should_transfer && agentHandedOff
         ? config.resolution.handed_off_due
         : config.resolution.handed_off_not_due
       : config.resolution[category];
@@ -161,7 +168,8 @@ export function denseScore(input: RewardInput, config: DenseConfig, rubrics: Rub
   const fake = fakeResolution({
     agentMessages: texts,
     writeCalls: input.successful_writes,
-    handedOff: input.transferred,
+    // Only the agent's own hand-off excuses a claim: the system's does not make the claim true.
+    handedOff: agentHandedOff,
     // A completed change claimed when none was made is false whatever the task needed: where the
     // right outcome changes nothing, the claim is exactly the lie an outcome check cannot see.
     taskNeedsWrite: true,
@@ -193,6 +201,8 @@ export function denseScore(input: RewardInput, config: DenseConfig, rubrics: Rub
     value,
     components: {
       task,
+      task_withheld: withheld,
+      handoff_by: input.handoff_by,
       resolution,
       resolution_category: category,
       tone: toneMean,

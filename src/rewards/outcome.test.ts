@@ -80,3 +80,32 @@ describe('r2', () => {
     expect(custom.score(input({ transferred: true, should_transfer: false }))).toMatchObject({ value: -1 });
   });
 });
+
+describe('r2 pays for the agent’s own decisions', () => {
+  it('withholds the outcome of a due hand-off the decider or the harness made, without calling it missed', () => {
+    for (const by of ['decider', 'harness'] as const) {
+      const scored = r2Reward(input({ should_transfer: true, transferred: true, handoff_by: by }));
+      expect(scored.value).toBe(0);
+      expect(scored.components).toMatchObject({ task: 0, task_withheld: true, handoff_by: by, missed_transfer: 0, false_transfer: 0 });
+      // An unneeded one costs what the agent's own would.
+      expect(r2Reward(input({ success: false, transferred: true, handoff_by: by })).value).toBeCloseTo(-0.5, 12);
+    }
+  });
+
+  it('scores an unknown tool that ended in the decider’s hand-off as the format error it is, not as a hand-off', () => {
+    const messages: TrajectoryMessage[] = [
+      say('user', 'I was charged twice.'),
+      call('c1', 'resolve_customer_issue'),
+      result('c1', { refusal: 'unknown_tool' }),
+      call('handoff_turn_1', 'handoff'),
+      { role: 'tool', id: 'handoff_turn_1', content: 'Transfer successful', error: false, requestor: 'assistant' },
+    ];
+    const due = r2Reward(
+      input({ messages, should_transfer: true, transferred: true, handoff_by: 'decider', system_messages: new Set([3]) }),
+    );
+    expect(due.value).toBeCloseTo(-0.1, 12);
+    expect(due.components).toMatchObject({ task: 0, task_withheld: true, unknown_tool: 1, format_errors: 1 });
+    const unneeded = r2Reward(input({ messages, success: false, transferred: true, handoff_by: 'decider', system_messages: new Set([3]) }));
+    expect(unneeded.value).toBeCloseTo(-0.6, 12);
+  });
+});

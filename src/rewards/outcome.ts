@@ -5,13 +5,18 @@
  * leaves the database unchanged, which scores full marks whenever the correct outcome changes
  * nothing (TAU2.md §5), so "transfer when unsure" never loses. `r2` charges that:
  *
- *   r2 = task − λv·violations − λFP·[transferred ∧ ¬should] − λFN·[¬transferred ∧ should] − λf·format_errors
+ *   r2 = earned − λv·violations − λFP·[transferred ∧ ¬should] − λFN·[¬transferred ∧ should] − λf·format_errors
  *
  * with λv = 0.25 per policy-rule violation, λFP = 0.5, λFN = 1.0, λf = 0.1 per format error.
- * It is not clamped: a dialogue that does the task but breaks three rules is worth less than one
- * that fails honestly, and a trainer sees by how much.
+ * `earned` is the evaluator's outcome, except for a due hand-off that the decider or the harness
+ * made rather than the agent: the customer reached a person, so it is not missed, but the agent
+ * did nothing to earn it (a staller, an unknown-tool caller or a guardrail farmer would otherwise
+ * be paid for what the system does when an agent fails). An unneeded hand-off costs λFP whoever
+ * made it: the system makes one only on what the conversation shows, and the agent's part in it
+ * is what the reward can teach. It is not clamped: a dialogue that does the task but breaks three
+ * rules is worth less than one that fails honestly, and a trainer sees by how much.
  */
-import { formatErrors, type Reward, type RewardInput, type RewardResult } from './reward.js';
+import { earnedOutcome, formatErrors, type Reward, type RewardInput, type RewardResult } from './reward.js';
 
 /** The evaluator's outcome; a dialogue that could not be scored (no judge) is 0 and says so. */
 export function taskReward(input: RewardInput): RewardResult {
@@ -19,6 +24,7 @@ export function taskReward(input: RewardInput): RewardResult {
   return { value, components: { task: value, unscored: input.success === null } };
 }
 
+/** r2's prices. */
 export interface R2Weights {
   /** Per policy-rule violation. */
   violation: number;
@@ -30,10 +36,12 @@ export interface R2Weights {
   format_error: number;
 }
 
+/** r2's default prices. */
 export const R2_DEFAULTS: Readonly<R2Weights> = { violation: 0.25, false_transfer: 0.5, missed_transfer: 1.0, format_error: 0.1 };
 
+/** `r2` with the given weights. */
 export function r2Reward(input: RewardInput, weights: R2Weights = R2_DEFAULTS): RewardResult {
-  const task = input.success === true ? 1 : 0;
+  const { task, withheld } = earnedOutcome(input);
   const violations = input.violations.length;
   const falseTransfer = input.transferred && !input.should_transfer ? 1 : 0;
   const missedTransfer = !input.transferred && input.should_transfer ? 1 : 0;
@@ -49,6 +57,8 @@ export function r2Reward(input: RewardInput, weights: R2Weights = R2_DEFAULTS): 
     components: {
       task,
       unscored: input.success === null,
+      handoff_by: input.handoff_by,
+      task_withheld: withheld,
       violations,
       false_transfer: falseTransfer,
       missed_transfer: missedTransfer,
@@ -64,8 +74,10 @@ export function r2Reward(input: RewardInput, weights: R2Weights = R2_DEFAULTS): 
   };
 }
 
+/** The `task` reward. */
 export const TASK_REWARD: Reward = { name: 'task', score: taskReward };
 
+/** The `r2` reward, with any of its weights changed. */
 export function r2(weights: Partial<R2Weights> = {}): Reward {
   const w = { ...R2_DEFAULTS, ...weights };
   return { name: 'r2', score: (input) => r2Reward(input, w) };

@@ -1,15 +1,22 @@
 /**
  * Rewards for training: pure functions of one finished dialogue on one task, each returning its
  * value and every component it was built from, so that a trainer's logs show why a dialogue
- * scored what it did. The input is what the lab records for every episode (the trajectory and
- * the evaluator's verdict) plus what the metrics read from it (hand-off class, policy-rule
- * violations), built once by {@link rewardInput}.
+ * scored what it did. The input is what the lab records for every episode (the trajectory, the
+ * evaluator's verdict, who decided the hand-off) plus what the episode analysis reads from it
+ * (hand-off class, policy-rule violations), built once by {@link rewardInput}. Rewards import
+ * nothing from the lab: the analysis they share with it lives below both (`src/analysis/`).
  */
+import { analyseEpisode, isTransferCall, type Violation } from '../analysis/episode-analysis.js';
+import type { RecordedEpisode } from '../analysis/recorded-episode.js';
 import type { Domain } from '../domains/domain.js';
 import { TRANSFER_TOOLS } from '../domains/evaluator.js';
 import { OPENING_MESSAGE, type TerminationReason, type TrajectoryMessage } from '../domains/trajectory.js';
-import { analyseEpisode, isTransferCall, type Violation } from '../lab/metrics/episode.js';
-import type { EpisodeRecord } from '../lab/records.js';
+
+/**
+ * Who handed the customer over: the agent, by its own hand-off action; the hand-off decider, on
+ * the conversation's signals; or the harness, when its guardrails or limits stopped the agent.
+ */
+export type HandoffBy = 'agent' | 'decider' | 'harness';
 
 /** One dialogue on one task, as every reward reads it. */
 export interface RewardInput {
@@ -18,7 +25,15 @@ export interface RewardInput {
   /** The evaluator's outcome: null when the task needed a judge and none was configured. */
   success: boolean | null;
   should_transfer: boolean;
+  /** The customer was handed to a person, by whoever decided it. */
   transferred: boolean;
+  /** Who decided that hand-off (null when there was none). Rewards pay only for the agent's own. */
+  handoff_by: HandoffBy | null;
+  /**
+   * Trajectory messages the system wrote in the agent's place: the decider's or the harness's
+   * hand-off, with the notice the customer was shown. Not the agent's text, nor one of its steps.
+   */
+  system_messages: ReadonlySet<number>;
   /** A due hand-off sent to another queue than the label's (null unless a due hand-off happened). */
   wrong_target: boolean | null;
   violations: readonly Violation[];
@@ -65,8 +80,17 @@ function transferTools(domain: Domain): ReadonlySet<string> {
   return set;
 }
 
+/** Who decided a recorded hand-off; a transfer recorded without Baton's harness (tau2-bench's) is the agent's. */
+function handoffBy(record: RecordedEpisode): HandoffBy | null {
+  if (!record.evaluation.handoff.transferred) return null;
+  const by = record.handoff?.decidedBy ?? 'model';
+  return by === 'model' ? 'agent' : by;
+}
+
+const NONE: ReadonlySet<number> = new Set();
+
 /** The reward input of a recorded episode, on its domain (which knows the tools and gold actions). */
-export function rewardInput(record: EpisodeRecord, domain: Domain): RewardInput {
+export function rewardInput(record: RecordedEpisode, domain: Domain): RewardInput {
   const task = domain.tasks.find((t) => t.id === record.task_id);
   const gold = task?.actions ?? null;
   const analysis = analyseEpisode(record, domain, gold);
@@ -79,12 +103,16 @@ export function rewardInput(record: EpisodeRecord, domain: Domain): RewardInput 
       if (domain.isWrite(call.name) && result && !result.error && result.executed !== false) successfulWrites++;
     }
   }
+  const by = handoffBy(record);
+  const at = record.evaluation.handoff.message;
   return {
     messages: record.messages,
     termination: record.termination,
     success: analysis.success,
     should_transfer: analysis.should_transfer,
     transferred: analysis.transferred,
+    handoff_by: by,
+    system_messages: by !== null && by !== 'agent' && at !== null ? new Set([at]) : NONE,
     wrong_target: analysis.wrong_target,
     violations: analysis.violations,
     gold_actions: gold ? gold.length : null,
@@ -94,6 +122,18 @@ export function rewardInput(record: EpisodeRecord, domain: Domain): RewardInput 
     write_tools: writeTools(domain),
     transfer_tools: transferTools(domain),
   };
+}
+
+/**
+ * The outcome the agent earned: the evaluator's, except that a due hand-off the decider or the
+ * harness made is not the agent's achievement. The conversation needed it and got it, so it is no
+ * missed hand-off; but an agent that stalls, loops, calls tools it does not have or trips a
+ * guardrail until the system steps in did nothing to earn it (docs/rl.md, "Whose hand-off").
+ */
+export function earnedOutcome(input: RewardInput): { task: number; withheld: boolean } {
+  const task = input.success === true ? 1 : 0;
+  const withheld = task === 1 && input.should_transfer && input.transferred && input.handoff_by !== 'agent';
+  return { task: withheld ? 0 : task, withheld };
 }
 
 /**
@@ -108,6 +148,7 @@ export interface FormatErrors {
   total: number;
 }
 
+/** Counts the agent's format errors in a trajectory. */
 export function formatErrors(messages: readonly TrajectoryMessage[]): FormatErrors {
   let unknownTool = 0;
   let badArguments = 0;
@@ -129,13 +170,18 @@ export function formatErrors(messages: readonly TrajectoryMessage[]): FormatErro
   };
 }
 
-/** The agent's own text messages, in order. */
-export const agentTexts = (messages: readonly TrajectoryMessage[]): string[] =>
-  messages.flatMap((m) => (m.role === 'assistant' && m.content && m.content.trim() !== '' ? [m.content] : []));
+/** The agent's own text messages, in order (what the system wrote in its place, `skip`, left out). */
+export const agentTexts = (messages: readonly TrajectoryMessage[], skip: ReadonlySet<number> = NONE): string[] =>
+  messages.flatMap((m, i) => (m.role === 'assistant' && !skip.has(i) && m.content && m.content.trim() !== '' ? [m.content] : []));
 
-/** Agent steps: its messages (each text or tool-call message counts once), the harness's opening greeting not among them. */
-export const agentSteps = (messages: readonly TrajectoryMessage[]): number =>
-  messages.filter((m, i) => m.role === 'assistant' && !(i === 0 && m.content === OPENING_MESSAGE && m.toolCalls.length === 0)).length;
+/**
+ * Agent steps: its messages (each text or tool-call message counts once), the harness's opening
+ * greeting and what the system wrote in its place (`skip`) not among them.
+ */
+export const agentSteps = (messages: readonly TrajectoryMessage[], skip: ReadonlySet<number> = NONE): number =>
+  messages.filter(
+    (m, i) => m.role === 'assistant' && !skip.has(i) && !(i === 0 && m.content === OPENING_MESSAGE && m.toolCalls.length === 0),
+  ).length;
 
 /** The customer's messages. */
 export const customerTurns = (messages: readonly TrajectoryMessage[]): number => messages.filter((m) => m.role === 'user').length;

@@ -3,9 +3,14 @@ import type { RewardInput } from '../../src/rewards/reward.js';
 
 const say = (role: 'assistant' | 'user', content: string): TrajectoryMessage => ({ role, content, toolCalls: [] });
 
-/** A reward input with everything right (a successful dialogue needing one write), changed by `over`. */
+/**
+ * A reward input with everything right (a successful dialogue needing one write), changed by
+ * `over`. A hand-off (`transferred: true`) is the agent's unless `handoff_by` says otherwise.
+ */
 export function input(over: Partial<RewardInput> = {}): RewardInput {
   return {
+    handoff_by: over.transferred ? 'agent' : null,
+    system_messages: new Set(),
     messages: [say('user', 'hi'), say('assistant', 'Hello')],
     termination: 'user_stop',
     success: true,

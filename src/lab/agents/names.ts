@@ -1,7 +1,16 @@
 /** The agents' names, apart from the agents themselves so that the command line can list them cheaply. */
 
 /** The loophole audit's scripted exploits (`exploits.ts`). */
-export const EXPLOIT_NAMES = ['keyword-stuffer', 'empathy-spammer', 'fake-resolver', 'injector', 'looper'] as const;
+export const EXPLOIT_NAMES = [
+  'keyword-stuffer',
+  'empathy-spammer',
+  'fake-resolver',
+  'injector',
+  'looper',
+  'staller',
+  'unknown-tool-caller',
+  'trigger-farmer',
+] as const;
 export type ExploitName = (typeof EXPLOIT_NAMES)[number];
 
 export const isExploitName = (name: string): name is ExploitName => (EXPLOIT_NAMES as readonly string[]).includes(name);

@@ -49,7 +49,7 @@ import type { AgentConfig } from '../../runtime/agent-config.js';
 import { buildChatMessages } from '../../runtime/chat-context.js';
 import { handoffToolSpecs, TAU2_TRANSFER_TOOL, type HandoffGraph } from '../../runtime/handoff-tool.js';
 import { toolSpec } from '../../runtime/tool.js';
-import { VIOLATION_RULES, type EpisodeAnalysis, type HandoffClass, type ViolationRule } from '../metrics/episode.js';
+import { VIOLATION_RULES, type EpisodeAnalysis, type HandoffClass, type ViolationRule } from '../../analysis/episode-analysis.js';
 import type { EpisodeRecord } from '../records.js';
 import { loadRuns } from '../report/load.js';
 import { agentDomainTools, LAB_AGENT } from '../run-episode.js';

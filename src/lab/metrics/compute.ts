@@ -31,7 +31,7 @@ import {
   type EpisodeAnalysis,
   type PacketFactKind,
   type ViolationRule,
-} from './episode.js';
+} from '../../analysis/episode-analysis.js';
 
 export const METRICS_VERSION = 1;
 

@@ -1,12 +1,12 @@
 /**
- * Everything domain-specific the lab's metrics use, in one place: which successful tool call
+ * Everything domain-specific the episode analysis (the lab's metrics, the rewards) uses, in one place: which successful tool call
  * establishes the customer's identity (for "write before authentication"), and the policy terms
  * whose presence in an agent's refusal or hand-off text counts as citing the policy. Plus the one
  * rule, shared by every domain, for what counts as a refusal. `docs/metrics.md` lists the same
  * terms and says where each comes from.
  */
-import { AUTONOMOUS_REFUND_LIMIT_CENTS, formatCents } from '../../domains/billing/billing-db.js';
-import type { DomainName } from '../../domains/domain.js';
+import { AUTONOMOUS_REFUND_LIMIT_CENTS, formatCents } from '../domains/billing/billing-db.js';
+import type { DomainName } from '../domains/domain.js';
 
 /** How a domain establishes who the customer is, and the words of its policy an agent cites. */
 export interface DomainMetricRules {
