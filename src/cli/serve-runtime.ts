@@ -74,9 +74,6 @@ export async function composeServeRuntime(options: ServeRuntimeOptions): Promise
   const domain = await loadDomain(config.domain);
   const listed = config.agents ?? [{ id: DEFAULT_AGENT_ID, policy: options.agentPolicy ?? 'rule', handoffTo: [] as AgentId[] }];
   const llm = options.llm ?? null;
-  if (listed.some((a) => a.policy === 'llm') && !llm) {
-    throw new Error('an llm agent needs a model endpoint: set BATON_LLM_BASE_URL (e.g. http://localhost:8000/v1) and BATON_LLM_MODEL');
-  }
   // One database for the process: the domain's tools act on it for every conversation.
   const episode = domain.newEpisode();
   const tools = domainHarnessTools(domain, episode, { confirmWrites: true });
@@ -87,14 +84,15 @@ export async function composeServeRuntime(options: ServeRuntimeOptions): Promise
   }
   const policies = new Map<AgentId, Policy>();
   for (const a of listed) {
-    const override = options.policyOverride?.(agents.get(a.id)!);
-    policies.set(
-      a.id,
-      override ??
-        (a.policy === 'llm' && llm
-          ? createOpenAiPolicy({ baseURL: llm.baseURL, model: llm.model, ...(llm.apiKey ? { apiKey: llm.apiKey } : {}) })
-          : createRuleAgent(domain)),
-    );
+    const override = options.policyOverride?.(agents.get(a.id)!) ?? null;
+    if (override) policies.set(a.id, override);
+    else if (a.policy === 'rule') policies.set(a.id, createRuleAgent(domain));
+    else if (llm)
+      policies.set(a.id, createOpenAiPolicy({ baseURL: llm.baseURL, model: llm.model, ...(llm.apiKey ? { apiKey: llm.apiKey } : {}) }));
+    else
+      throw new Error(
+        `agent ${a.id} is an llm agent and needs a model endpoint: set BATON_LLM_BASE_URL (e.g. http://localhost:8000/v1) and BATON_LLM_MODEL`,
+      );
   }
   const ownership = OwnershipPolicySchema.parse({
     ...config.ownership,

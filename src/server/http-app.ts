@@ -9,6 +9,7 @@ import { DEFAULT_SESSION_MS } from './auth/staff-accounts.js';
 import { registerConversationRoutes } from './conversation-routes.js';
 import { errorBody, frameworkErrorHandler, HttpError, installErrorHandlers } from './http-errors.js';
 import { registerMetricsRoutes } from './metrics-routes.js';
+import { routeDocs } from './route-docs.js';
 import { registerStaffRoutes, type StaffedQueue } from './staff-routes.js';
 
 /** Largest request body accepted unless configured (bytes). */
@@ -122,8 +123,11 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   });
 
   const auth = { directory: options.directory, clock: options.clock };
-  app.get('/health', async () => ({ status: 'ok', store: options.storeKind }));
-  app.get('/ready', async () => ({ status: 'ready' }));
+  app.get('/health', routeDocs('Liveness: the process answers, and its store kind', 'anyone'), async () => ({
+    status: 'ok',
+    store: options.storeKind,
+  }));
+  app.get('/ready', routeDocs('Readiness for a load balancer', 'anyone'), async () => ({ status: 'ready' }));
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   registerConversationRoutes(app, options.service, auth);
   registerStaffRoutes(app, {
