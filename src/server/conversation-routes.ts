@@ -18,8 +18,10 @@ const noConversation = (id: string) => new HttpError(404, 'not_found', `there is
 
 /** The idempotency key of a message post: from the body or the header, which must agree if both are given. */
 function idempotencyKeyOf(request: FastifyRequest, fromBody: string | undefined): string {
+  // Node joins repeated headers into one value; the raw list shows whether it came twice.
+  const sent = request.raw.rawHeaders.filter((_, i) => i % 2 === 0 && request.raw.rawHeaders[i]!.toLowerCase() === 'idempotency-key');
+  if (sent.length > 1) throw new HttpError(400, 'duplicate_header', 'send the Idempotency-Key header once');
   const header = request.headers['idempotency-key'];
-  if (Array.isArray(header)) throw new HttpError(400, 'duplicate_header', 'send the Idempotency-Key header once');
   const fromHeader = header === undefined ? undefined : parseInput(IdempotencyKeySchema, header, 'header Idempotency-Key');
   if (fromBody !== undefined && fromHeader !== undefined && fromBody !== fromHeader) {
     throw new HttpError(
@@ -74,6 +76,8 @@ export function registerConversationRoutes(app: FastifyInstance, service: Conver
       const body = parseInput(PostMessageBodySchema, request.body, 'body');
       const idempotencyKey = idempotencyKeyOf(request, body.idempotencyKey);
       const outcome = await service.receive(id, { text: body.text, idempotencyKey });
+      if (!outcome.ok && outcome.rejection.code === 'conversation_full')
+        throw new HttpError(409, 'conversation_full', outcome.rejection.message);
       if (!outcome.ok) throw noConversation(id);
       // The agent answers off the request path; its reply is read from the messages route.
       void outcome.turn?.catch(() => {});

@@ -72,6 +72,26 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     requestTimeout: 60_000,
     connectionTimeout: 60_000,
     keepAliveTimeout: 10_000,
+    // Errors Node's parser raises before any route (headers too large, bad framing) get the same
+    // `{error: {code, message}}` body as every other error.
+    clientErrorHandler: (error, socket) => {
+      const code = (error as NodeJS.ErrnoException).code;
+      const [status, reason, body] =
+        code === 'HPE_HEADER_OVERFLOW'
+          ? [
+              431,
+              'Request Header Fields Too Large',
+              errorBody('headers_too_large', 'the request headers are larger than the server accepts'),
+            ]
+          : code === 'ERR_HTTP_REQUEST_TIMEOUT'
+            ? [408, 'Request Timeout', errorBody('request_timeout', 'the request took too long to arrive')]
+            : [400, 'Bad Request', errorBody('bad_request', 'the request is not valid HTTP')];
+      if (!socket.writable) return socket.destroy();
+      const text = JSON.stringify(body);
+      socket.end(
+        `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+      );
+    },
   });
   // JSON only: without the default text/plain parser, any other content type gets 415.
   app.removeContentTypeParser('text/plain');

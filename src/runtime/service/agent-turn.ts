@@ -23,6 +23,8 @@ import { turnRecords } from './turn-records.js';
 export type TurnOutcome =
   | { type: 'not_found' }
   | { type: 'duplicate' }
+  /** The conversation's log is at its cap: the message was not stored. */
+  | { type: 'conversation_full' }
   /** A queue or a human owns the conversation: the agent stays silent. */
   | { type: 'not_agent'; state: string }
   /** Every customer message already has its answer (another turn took them). */
@@ -91,9 +93,9 @@ export async function agentTurn(
   options: { note?: string; resume?: { call: ToolCall; approved: boolean }; force?: boolean } = {},
 ): Promise<TurnOutcome> {
   const { gateway } = deps;
-  const read = await gateway.read(conversationId);
-  if (!read) return { type: 'not_found' };
-  const { conversation, events } = read;
+  const conversation = await gateway.store.getConversation(conversationId);
+  if (!conversation) return { type: 'not_found' };
+  const events = await gateway.store.listEvents(conversationId);
   if (conversation.state !== 'AGENT_ACTIVE') return { type: 'not_agent', state: conversation.state };
   if (!options.force && !options.resume && !hasUnansweredMessage(events)) return { type: 'nothing_pending' };
   const agentId = conversation.owner.id;

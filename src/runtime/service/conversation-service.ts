@@ -53,7 +53,10 @@ export type ReceiveResult =
       message: Message;
       turn: Promise<TurnOutcome> | null;
     }
-  | { ok: false; rejection: { code: 'not_found'; message: string } };
+  | { ok: false; rejection: { code: 'not_found' | 'conversation_full'; message: string } };
+
+/** The most entries one conversation's log may hold (messages, tool calls, verdicts): reads stay bounded. */
+export const MAX_LOG_ENTRIES = 5_000;
 
 /**
  * The runtime service: what happens to a conversation, for production (`baton serve`) and the
@@ -91,6 +94,11 @@ export function createConversationService(options: ConversationServiceOptions) {
     scheduler.schedule(conversationId, async () => written(conversationId, await agentTurn(deps, conversationId, options)));
 
   async function receive(conversationId: ConversationId, input: { text: string; idempotencyKey: string }): Promise<ReceiveResult> {
+    // A conversation's log is bounded: past the cap it takes no more messages (one indexed probe).
+    const full = await gateway.store.listEvents(conversationId, { afterSeq: MAX_LOG_ENTRIES - 1, limit: 1 });
+    if (full.length > 0) {
+      return { ok: false, rejection: { code: 'conversation_full', message: `this conversation holds ${MAX_LOG_ENTRIES} log entries, the most one may: open a new conversation` } };
+    }
     const stored = redact.text(input.text);
     const received = await gateway.receive(conversationId, { text: stored, idempotencyKey: input.idempotencyKey });
     if (!received.ok) return received;
@@ -123,7 +131,7 @@ export function createConversationService(options: ConversationServiceOptions) {
     /** Stores a customer message and waits for the agent's answer to it (the lab, tests). */
     async handleCustomerMessage(conversationId: ConversationId, input: { text: string; idempotencyKey: string }): Promise<TurnOutcome> {
       const received = await receive(conversationId, input);
-      if (!received.ok) return { type: 'not_found' };
+      if (!received.ok) return received.rejection.code === 'not_found' ? { type: 'not_found' } : { type: 'conversation_full' };
       if (received.duplicate) return { type: 'duplicate' };
       if (!received.turn) return { type: 'not_agent', state: received.conversation.state };
       return received.turn;
