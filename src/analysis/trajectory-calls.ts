@@ -3,6 +3,7 @@
  * calls hand off, which match a gold action, which succeeded, and which established the
  * customer's identity.
  */
+import { isRedactedValue } from '../core/index.js';
 import { isDeepStrictEqual } from 'node:util';
 import type { Domain, GoldAction } from '../domains/domain.js';
 import { TRANSFER_TOOLS } from '../domains/evaluator.js';
@@ -17,7 +18,8 @@ export const isTransferCall = (domain: Pick<Domain, 'transferTool'>, name: strin
 export function matchesGold(action: GoldAction, call: TrajectoryToolCall): boolean {
   if (action.name !== call.name) return false;
   const keys = action.compareArgs ?? Object.keys(call.arguments);
-  return keys.every((k) => isDeepStrictEqual(call.arguments[k], action.arguments[k]));
+  // A value the record never kept (redacted at rest) cannot be shown to differ.
+  return keys.every((k) => isRedactedValue(call.arguments[k]) || isDeepStrictEqual(call.arguments[k], action.arguments[k]));
 }
 
 /** Results of tool calls by call id. */

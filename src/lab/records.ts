@@ -4,6 +4,8 @@
  * can be re-analysed, compared and audited without running anything again.
  */
 import type { EpisodeLabel, RecordedEpisode } from '../analysis/recorded-episode.js';
+import type { TrajectoryMessage } from '../domains/trajectory.js';
+import { defaultRedactor, redactDeep, type Redactor } from '../runtime/service/redactor.js';
 import type { EpisodeResult } from './run-episode.js';
 import type { HandoffVariant, VariantKind } from './variant.js';
 
@@ -32,6 +34,23 @@ export interface EpisodeRecord extends RecordedEpisode {
 /** A record's key: domain, task, variant kind, style and trial. */
 export function recordKey(domain: string, taskId: string, variant: HandoffVariant | null, style: string, trial: number): string {
   return `${domain}/${taskId}${variant ? `/${variant.kind}` : ''}#${style}#${trial}`;
+}
+
+/**
+ * A trajectory as it may be kept: every text and every tool argument redacted as the runtime
+ * redacts what it stores. The evaluator has scored the raw trajectory already; what is written to
+ * disk (and so every report, export and dataset made from it) holds no secret.
+ */
+export function redactedMessages(messages: readonly TrajectoryMessage[], redact: Redactor = defaultRedactor): TrajectoryMessage[] {
+  return messages.map((m) =>
+    m.role === 'tool'
+      ? { ...m, content: redact.text(m.content) }
+      : {
+          ...m,
+          content: m.content === null ? null : redact.text(m.content),
+          toolCalls: m.toolCalls.map((c) => ({ ...c, arguments: redact.args(c.arguments) })),
+        },
+  );
 }
 
 /** The record of one finished episode. */
@@ -71,9 +90,12 @@ export function toRecord(
     label,
     termination: result.termination,
     customer_turns: result.customerTurns,
-    evaluation: result.evaluation,
-    handoff: result.handoff,
+    evaluation: redactDeep(result.evaluation, defaultRedactor.text) as typeof result.evaluation,
+    handoff: result.handoff && {
+      ...result.handoff,
+      evidence: result.handoff.evidence === null ? null : defaultRedactor.text(result.handoff.evidence),
+    },
     packet: result.packet,
-    messages: result.trajectory.messages,
+    messages: redactedMessages(result.trajectory.messages),
   };
 }

@@ -1,4 +1,4 @@
-import { redactText } from '../../core/index.js';
+import { REDACTED_VALUE, redactText } from '../../core/index.js';
 
 /**
  * How the service keeps secrets from being stored: every text and every tool argument goes
@@ -30,7 +30,7 @@ const SECRET_ARGUMENT =
 /** Redacts tool arguments: values under secret names wholly, every other string by core's text rules. */
 export function redactArguments(args: Record<string, unknown>, text: (s: string) => string): Record<string, unknown> {
   return Object.fromEntries(
-    Object.entries(args).map(([key, value]) => [key, SECRET_ARGUMENT.test(key) && value !== null ? '[redacted]' : redactDeep(value, text)]),
+    Object.entries(args).map(([key, value]) => [key, SECRET_ARGUMENT.test(key) && value !== null ? REDACTED_VALUE : redactDeep(value, text)]),
   );
 }
 
