@@ -1,18 +1,10 @@
+import { redactCards } from './redact-cards.js';
 import { isRedactionMarker, redactFieldValue, redactionMarker, type RedactionCounts, type RedactionKind } from './redact-fields.js';
+import { redactCodeWindows, redactPasswordWindows } from './redact-label-windows.js';
+import { isNumberWord } from './redact-number-words.js';
+import { redactNinos, redactSsnShapes } from './redact-national-ids.js';
 
-/** True when `digits` (digits only) passes the Luhn checksum that every payment card number carries. */
-export function luhnValid(digits: string): boolean {
-  if (!/^\d+$/.test(digits)) return false;
-  let sum = 0;
-  let double = false;
-  for (let i = digits.length - 1; i >= 0; i -= 1) {
-    let d = digits.charCodeAt(i) - 48;
-    if (double) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
-    sum += d;
-    double = !double;
-  }
-  return sum % 10 === 0;
-}
+export { luhnValid } from './redact-cards.js';
 
 /** True when `candidate` (spaces and dashes allowed) is an IBAN: 15–34 characters whose ISO 13616 mod-97 check holds. */
 export function ibanValid(candidate: string): boolean {
@@ -221,48 +213,7 @@ const LABEL_PATTERNS = LABELS.map((rule) => ({
   ),
 }));
 
-// A card number was labelled as one even when a digit is mistyped and the checksum fails.
-const CARD_LABEL_BEFORE =
-  /\b(?:card|cc|pan|credit|debit|visa|mastercard|amex)(?:[\s_-]*(?:number|num|no\.?|#))?[\s"':=#-]*(?:is|was)?[\s"':=]*$/i;
-// Digit groups joined by one kind of separator, and not the decimals of an amount (tau2 writes
-// 113.71000000000004). Which groups may form a card is decided per window below.
-const DIGIT_RUN = /(?<!\d|\d[.,])\d{3,19}(?:(?<sep>[ -])\d{1,19}(?:\k<sep>\d{1,19}){0,7})?(?!\d|[.,]\d)/dg;
 const IBAN_RUN = /\b[A-Z]{2}\d{2}(?:[ -]?[A-Z0-9]){11,40}/dgi;
-const SSN_SHAPE = /(?<![\d-])\d{3}-\d{2}-\d{4}(?![\d-])/dg;
-
-function redactCards(text: string, count: Counter): string {
-  return substitute(text, DIGIT_RUN, (m) => {
-    const groups = [...m[0].matchAll(/\d+/g)].map((g) => ({ digits: g[0], start: g.index, end: g.index + g[0].length }));
-    const labelled = CARD_LABEL_BEFORE.test(text.slice(Math.max(0, m.index - 40), m.index));
-    let out = '';
-    let last = 0;
-    let changed = false;
-    for (let i = 0; i < groups.length; i += 1) {
-      // The longest window of whole groups from here that is 13–19 digits and passes Luhn.
-      for (let j = groups.length - 1; j >= i; j -= 1) {
-        const digits = groups
-          .slice(i, j + 1)
-          .map((g) => g.digits)
-          .join('');
-        if (digits.length < 13 || digits.length > 19) continue;
-        // Cards are written in groups of 3 or more, the last one aside ("4222 2222 2222 2"): a
-        // date's or a list's 2-digit groups never start or sit inside a card.
-        if (groups.slice(i, j).some((g) => g.digits.length < 3)) continue;
-        if (!luhnValid(digits) && !(labelled && i === 0 && j === groups.length - 1)) continue;
-        const first = groups[i];
-        const end = groups[j];
-        if (!first || !end) break;
-        out += m[0].slice(last, first.start) + redactionMarker('card', digits.slice(-4));
-        last = end.end;
-        count('card');
-        changed = true;
-        i = j;
-        break;
-      }
-    }
-    return changed ? out + m[0].slice(last) : null;
-  });
-}
 
 function redactIbans(text: string, count: Counter): string {
   return substitute(text, IBAN_RUN, (m) => {
@@ -290,6 +241,12 @@ function redactShapes(text: string, count: Counter): string {
   return out;
 }
 
+/** True when more digits or number words follow `at`, so that a value cut at a blank is only its first piece. */
+function continuesAsNumber(text: string, at: number): boolean {
+  const next = /^[^\S\n]*[-–—.·/]?[^\S\n]*(?:(\d)|(\p{L}+))/u.exec(text.slice(at, at + 40));
+  return next !== null && (next[1] !== undefined || isNumberWord(next[2] ?? ''));
+}
+
 function redactPairs(text: string, count: Counter): string {
   let out = text;
   for (const pattern of PAIRS) {
@@ -302,7 +259,9 @@ function redactPairs(text: string, count: Counter): string {
       if (!found) return null;
       // An unquoted "SSN: 123 45 6789" or "iban: NL91 ABNA …" continues past the first space;
       // the shape detectors below take those whole.
-      if (group === 'v3' && pattern !== JSON_PAIR && ['card', 'iban', 'ssn'].includes(found.kind)) return null;
+      if (group === 'v3' && pattern !== JSON_PAIR && ['card', 'iban', 'ssn', 'nino'].includes(found.kind)) return null;
+      // "CVV: 7 3 7", "code: 48 29 13", "pin: four two…": the label windows read the whole value.
+      if (group === 'v3' && pattern !== JSON_PAIR && continuesAsNumber(out, m.index + m[0].length)) return null;
       count(found.kind);
       return replaceGroup(m, group, found.marker);
     });
@@ -328,25 +287,28 @@ function redactLabelled(text: string, count: Counter): string {
   return out;
 }
 
-function redactSsns(text: string, count: Counter): string {
-  return substitute(text, SSN_SHAPE, () => {
-    count('ssn');
-    return redactionMarker('ssn');
-  });
+/** Options of {@link redactDetected}. */
+export interface DetectOptions {
+  /** Whether an unlabelled Luhn-valid number may be taken for a card (false inside an id field). */
+  bareCards?: boolean;
 }
 
 /**
  * Runs every detector over `text` in order and reports each redaction to `count`. The order
  * matters: issued keys first (whole), then field pairs and labels (which know what a value is),
- * then the shapes that need no label: IBANs, card numbers, SSNs.
+ * then the label windows (values spelled out or spaced), then the shapes that need no label:
+ * IBANs, card numbers, SSNs and National Insurance numbers.
  */
-export function redactDetected(text: string, count: Counter): string {
+export function redactDetected(text: string, count: Counter, options: DetectOptions = {}): string {
   let out = redactShapes(text, count);
   out = redactPairs(out, count);
   out = redactLabelled(out, count);
+  out = redactCodeWindows(out, count);
+  out = redactPasswordWindows(out, count);
   out = redactIbans(out, count);
-  out = redactCards(out, count);
-  return redactSsns(out, count);
+  out = redactCards(out, count, { bare: options.bareCards ?? true });
+  out = redactSsnShapes(out, count);
+  return redactNinos(out, count);
 }
 
 /** The counts-object form of a counter. */

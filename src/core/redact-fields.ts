@@ -2,10 +2,10 @@ import { z } from 'zod';
 
 /**
  * The kinds of value redaction hides: payment card numbers, card security codes, one-time codes,
- * passwords (and passphrases and PINs), secrets and API keys, bearer/access tokens, IBANs and US
- * social security numbers.
+ * passwords (and passphrases and PINs), secrets and API keys, bearer/access tokens, IBANs, US
+ * social security numbers and UK National Insurance numbers.
  */
-export const REDACTION_KINDS = ['card', 'cvv', 'otp', 'password', 'secret', 'token', 'iban', 'ssn'] as const;
+export const REDACTION_KINDS = ['card', 'cvv', 'otp', 'password', 'secret', 'token', 'iban', 'ssn', 'nino'] as const;
 /** Schema of one redaction kind. */
 export const RedactionKindSchema = z.enum(REDACTION_KINDS);
 /** One redaction kind. */
@@ -15,7 +15,7 @@ export type RedactionCounts = Record<RedactionKind, number>;
 
 /** A count of zero for every kind. */
 export function emptyRedactionCounts(): RedactionCounts {
-  return { card: 0, cvv: 0, otp: 0, password: 0, secret: 0, token: 0, iban: 0, ssn: 0 };
+  return { card: 0, cvv: 0, otp: 0, password: 0, secret: 0, token: 0, iban: 0, ssn: 0, nino: 0 };
 }
 
 /** Adds `from` into `into` and returns `into`. */
@@ -32,7 +32,7 @@ export function redactionMarker(kind: RedactionKind, lastFour?: string): string 
   return lastFour ? `[${kind} ••••${lastFour}]` : `[${kind}]`;
 }
 
-const MARKER = /^\[(?:(?:card|iban) ••••[0-9A-Z]{4}|cvv|otp|password|secret|token|ssn)\]$/;
+const MARKER = /^\[(?:(?:card|iban) ••••[0-9A-Z]{4}|cvv|otp|password|secret|token|ssn|nino)\]$/;
 
 /** True for a value that is already a redaction marker, so that redacting twice changes nothing. */
 export function isRedactionMarker(value: string): boolean {
@@ -91,6 +91,11 @@ const FIELD_SUFFIXES: ReadonlyArray<readonly [string, RedactionKind]> = [
   ['ssn', 'ssn'],
   ['socialsecuritynumber', 'ssn'],
   ['socialsecurity', 'ssn'],
+  ['nino', 'nino'],
+  ['nationalinsurance', 'nino'],
+  ['nationalinsurancenumber', 'nino'],
+  ['nationalinsuranceno', 'nino'],
+  ['ninumber', 'nino'],
 ];
 
 // Short or common names that are sensitive only when the value has the shape of the kind:
