@@ -7,7 +7,6 @@ import {
   emptyRedactionCounts,
   REDACTION_KINDS,
   redactFieldValue,
-  redactionMarker,
   type RedactionCounts,
   type RedactionKind,
 } from './redact-fields.js';
@@ -73,8 +72,16 @@ export const ContextPacketSchema = z.object({
   suggested_next_step: z.string(),
   summary: z.object({ text: z.string(), written_by: z.literal('model') }).nullable(),
   transcript_ref: z.string().nullable(),
-  /** How many values of each kind were redacted from what the packet was built from. */
-  redactions: z.record(z.enum(REDACTION_KINDS), z.number().int().nonnegative()),
+  /**
+   * How many values of each kind were redacted from what the packet was built from. A kind added
+   * since a packet was stored (`nino`) reads as 0 there.
+   */
+  redactions: z.object(
+    Object.fromEntries(REDACTION_KINDS.map((kind) => [kind, z.number().int().nonnegative().default(0)])) as Record<
+      RedactionKind,
+      z.ZodDefault<z.ZodNumber>
+    >,
+  ),
 });
 /** The context packet handed to a human. */
 export type ContextPacket = z.infer<typeof ContextPacketSchema>;
@@ -112,18 +119,6 @@ const oneLine = (text: string, max: number) => {
 // "hi", "hello there!", "thanks", "ok": turns that carry no request.
 const SMALL_TALK =
   /^(?:(?:hi|hello|hey|hiya|good (?:morning|afternoon|evening)|thanks?(?: you)?|thank you|ok(?:ay)?|yes|no|sure|there|again)\b[\s,.!?]*)+$/i;
-
-// What the agent just asked for decides what a bare reply like "482913" is.
-const ASKED_FOR: ReadonlyArray<readonly [RegExp, RedactionKind, RegExp]> = [
-  [/\b(?:cvv|cvc|security code)\b/i, 'cvv', /(?<!\d)\d{3,4}(?!\d)/g],
-  // Not "what is your zip code?": the answer to that is an ordinary number.
-  [
-    /\b(?:otp|passcode|one[- ]time|verification|2fa)\b|(?<!\b(?:zip|postal|post|area|promo|discount|coupon|reservation|confirmation|booking|country|error)[\s_-]?)\bcode\b/i,
-    'otp',
-    /(?<!\d)\d{4,8}(?!\d)/g,
-  ],
-  [/\bpin\b/i, 'password', /(?<!\d)\d{4,8}(?!\d)/g],
-];
 
 /**
  * Builds the context packet for a hand-off. Pure: the same input gives the same packet. The tool
@@ -215,24 +210,15 @@ export function buildContextPacket(input: ContextPacketInput): ContextPacket {
   return ContextPacketSchema.parse({ ...(final.value as object), redactions: { ...counts } });
 }
 
-/**
- * A turn's text, redacted. A short customer reply to an agent that just asked for a code, CVV or
- * PIN ("482913") has no label of its own: the question is its label.
- */
+/** A turn's text, redacted; a customer's reply is read as the answer to the agent's turn before it. */
 function safeText(items: readonly TranscriptItem[], i: number, counts: RedactionCounts): string {
   const item = items[i];
   if (!item || item.role === 'tool') return '';
-  const redacted = redactText(item.text);
-  addRedactionCounts(counts, redacted.counts);
   const previous = items[i - 1];
-  if (item.role !== 'customer' || previous?.role !== 'agent' || item.text.length > 80) return redacted.text;
-  const asked = ASKED_FOR.find(([question]) => question.test(previous.text));
-  if (!asked) return redacted.text;
-  const [, kind, digits] = asked;
-  return redacted.text.replace(digits, () => {
-    counts[kind] += 1;
-    return redactionMarker(kind);
-  });
+  const answers = item.role === 'customer' && previous?.role === 'agent' ? previous.text : undefined;
+  const redacted = redactText(item.text, answers === undefined ? {} : { answers });
+  addRedactionCounts(counts, redacted.counts);
+  return redacted.text;
 }
 
 type JsonParse = { ok: true; value: unknown } | { ok: false };

@@ -101,7 +101,7 @@ const FIELD_SUFFIXES: ReadonlyArray<readonly [string, RedactionKind]> = [
 // Short or common names that are sensitive only when the value has the shape of the kind:
 // `code` is an OTP when it holds 4–8 digits (not `"code": 404` or `"code": "SAVE20"`).
 const LOOSE_FIELDS: Readonly<Record<string, readonly [RedactionKind, RegExp]>> = {
-  code: ['otp', /^(?:\d{4,8}|\d{3}[ -]\d{3})$/],
+  code: ['otp', /^\d(?:[ .-]?\d){3,7}$/],
   pin: ['password', /^\d{4,8}$/],
   pan: ['card', /^\d(?:[ -]?\d){12,18}$/],
   pass: ['password', /^\S{4,}$/],
@@ -123,6 +123,45 @@ export function sensitiveFieldKind(name: string): RedactionKind | null {
   return null;
 }
 
+// Parts of a longer name that make it sensitive when the value has the kind's shape: `otp_sent`,
+// `last_cvv`, `sms_code`, `pin_entered`, `codeSent`. Not next to a word that makes `code` an
+// everyday one (`zip_code`, `error_code`, `sort_code`).
+const DIGIT_CODE = /^\d(?:[ .-]?\d){3,7}$/;
+const SHAPED_PARTS: Readonly<Record<string, readonly [RedactionKind, RegExp]>> = {
+  otp: ['otp', DIGIT_CODE],
+  totp: ['otp', DIGIT_CODE],
+  passcode: ['otp', DIGIT_CODE],
+  code: ['otp', DIGIT_CODE],
+  cvv: ['cvv', /^\d{3,4}$/],
+  cvc: ['cvv', /^\d{3,4}$/],
+  pin: ['password', /^\d{4,8}$/],
+};
+const EVERYDAY_CODE = new Set(
+  'zip postal post area country airport promo discount coupon voucher gift referral reservation booking confirmation product item tracking error status response exit sort swift bic bank routing dial iata icao fare class tax hs sku color colour qr bar source region language currency reason event offer campaign store branch station locker door gate seat'.split(
+    ' ',
+  ),
+);
+
+/** The words of a field name: `otpSent`, `otp_sent` and `OTP-Sent` are all [otp, sent]. */
+const nameParts = (name: string) =>
+  name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((p) => p !== '');
+
+function shapedPartKind(name: string, value: string): RedactionKind | null {
+  const parts = nameParts(name);
+  if (parts.length < 2) return null;
+  for (const part of parts) {
+    const shaped = SHAPED_PARTS[part];
+    if (!shaped || !shaped[1].test(value)) continue;
+    if (part === 'code' && parts.some((p) => EVERYDAY_CODE.has(p))) continue;
+    return shaped[0];
+  }
+  return null;
+}
+
 // A value that is already masked (`****4242`, `••••`) hides nothing more when masked again.
 const ALREADY_MASKED = /^(?=.*[*•#xX]{2})[*•xX#.\s-]+\d{0,4}$/;
 
@@ -132,9 +171,9 @@ const ALREADY_MASKED = /^(?=.*[*•#xX]{2})[*•xX#.\s-]+\d{0,4}$/;
  * and IBANs keep their last four characters.
  */
 export function redactFieldValue(name: string, value: string): { kind: RedactionKind; marker: string } | null {
-  const kind = sensitiveFieldKind(name);
-  if (!kind) return null;
   const v = value.trim();
+  const kind = sensitiveFieldKind(name) ?? shapedPartKind(name, v);
+  if (!kind) return null;
   if (v === '' || isRedactionMarker(v) || ALREADY_MASKED.test(v)) return null;
   const loose = LOOSE_FIELDS[normalise(name)];
   if (loose && !loose[1].test(v)) return null;

@@ -15,9 +15,13 @@
  */
 
 import { counterFor, redactDetected } from './redact-detectors.js';
-import { emptyRedactionCounts, redactFieldValue, type RedactionCounts } from './redact-fields.js';
+import { emptyRedactionCounts, type RedactionCounts } from './redact-fields.js';
+import { redactAnswer } from './redact-reply.js';
 
-export { ibanValid, luhnValid } from './redact-detectors.js';
+export { cardPrefixValid, luhnValid } from './redact-cards.js';
+export { ibanValid } from './redact-detectors.js';
+export { ninoValid, ssnValid } from './redact-national-ids.js';
+export { redactArguments, redactValue, type RedactedArguments, type RedactedValue } from './redact-value.js';
 export {
   REDACTION_KINDS,
   RedactionKindSchema,
@@ -36,45 +40,24 @@ export interface RedactedText {
   counts: RedactionCounts;
 }
 
-/** A JSON value with its sensitive values replaced, and how many of each kind were replaced. */
-export interface RedactedValue {
-  value: unknown;
-  counts: RedactionCounts;
-}
-
-/** Replaces every sensitive value found in free text (sentences, logs, JSON held as text). */
-export function redactText(text: string): RedactedText {
-  const counts = emptyRedactionCounts();
-  return { text: redactDetected(text, counterFor(counts)), counts };
+/** Options of {@link redactText}. */
+export interface RedactTextOptions {
+  /**
+   * The turn this text answers (the agent's question before a customer's reply). A short reply
+   * to a question that asked for a code, CVV, PIN, card number, SSN or password ("482913", "7 3
+   * 7", "Sunshine2024") is redacted as that, though it has no label of its own.
+   */
+  answers?: string;
 }
 
 /**
- * Walks a JSON value: the whole value of a sensitive field (`password`, `cvv`, `otp`, `api_key`,
- * `access_token`, `card_number`, `iban`, `ssn`…) is replaced, and every other string is redacted
- * as text. `fieldName` is the name the value was found under, when it has one. Numbers under a
- * sensitive name become marker strings; a number that is itself a card number does too.
+ * Replaces every sensitive value found in free text (sentences, logs, JSON held as text).
+ * Idempotent: a redacted text comes back unchanged, with zero counts.
  */
-export function redactValue(value: unknown, fieldName?: string): RedactedValue {
+export function redactText(text: string, options: RedactTextOptions = {}): RedactedText {
   const counts = emptyRedactionCounts();
-  return { value: walk(value, fieldName, counts), counts };
+  const count = counterFor(counts);
+  const redacted = redactDetected(text, count);
+  return { text: options.answers === undefined ? redacted : redactAnswer(redacted, options.answers, count), counts };
 }
 
-function walk(value: unknown, fieldName: string | undefined, counts: RedactionCounts): unknown {
-  if (typeof value === 'string' || typeof value === 'number') {
-    const text = String(value);
-    const field = fieldName === undefined ? null : redactFieldValue(fieldName, text);
-    if (field) {
-      counts[field.kind] += 1;
-      return field.marker;
-    }
-    if (typeof value === 'number' && !Number.isInteger(value)) return value;
-    const redacted = redactDetected(text, counterFor(counts));
-    return redacted === text ? value : redacted;
-  }
-  // An array under a sensitive name (`"otp": ["…", "…"]`) is sensitive item by item.
-  if (Array.isArray(value)) return value.map((item) => walk(item, fieldName, counts));
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, walk(item, key, counts)]));
-  }
-  return value;
-}
