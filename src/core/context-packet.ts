@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { packetFacts, type PacketFact } from './packet-facts.js';
 import { identifyCustomer, inferToolKind, isHandoffTool, ToolKindSchema } from './packet-tools.js';
-import { redactText, redactValue } from './redact.js';
+import { redactValue } from './redact.js';
+import { createConversationRedactor, type ConversationRedactor } from './redact-conversation.js';
 import {
   addRedactionCounts,
   emptyRedactionCounts,
   REDACTION_KINDS,
-  redactFieldValue,
   type RedactionCounts,
   type RedactionKind,
 } from './redact-fields.js';
@@ -132,8 +132,10 @@ export function buildContextPacket(input: ContextPacketInput): ContextPacket {
   const counts = emptyRedactionCounts();
   const lists = { read: input.readTools ?? [], write: input.writeTools ?? [] };
   const items = input.items;
-  const texts = items.map((_, i) => safeText(items, i, counts));
-  const secrets = new Map<string, string>();
+  // One redactor for the whole log: a value hidden anywhere (a code the customer typed, then sent
+  // to `verify_otp`) is hidden wherever else it appears, before or after.
+  const redactor = createConversationRedactor();
+  const texts = items.map((_, i) => safeText(items, i, redactor, counts));
 
   const actions: PacketAction[] = [];
   const facts: PacketFact[] = [];
@@ -141,24 +143,22 @@ export function buildContextPacket(input: ContextPacketInput): ContextPacket {
   let handoffSummary: string | null = null;
   items.forEach((item, at) => {
     if (item.role !== 'tool') return;
-    collectSecrets(item.arguments, secrets);
     const parsed = parseJson(item.output);
-    if (parsed.ok) collectSecrets(parsed.value, secrets);
+    const args = redactor.arguments(item.arguments);
     if (isHandoffTool(item.name)) {
       const s = item.arguments['summary'];
       if (typeof s === 'string' && s.trim() !== '') handoffSummary = s;
       return;
     }
-    const args = redactValue(item.arguments);
     addRedactionCounts(counts, args.counts);
     const kind = inferToolKind(item.name, lists);
-    const argsValue = args.value as Record<string, unknown>;
+    const argsValue = args.arguments;
     if (!item.ok) {
       actions.push({ status: 'failed', tool: item.name, kind, arguments: argsValue, error: oneLine(item.output, 300), at });
       return;
     }
     actions.push({ status: 'succeeded', tool: item.name, kind, arguments: argsValue, at });
-    const output = parsed.ok ? redactValue(parsed.value) : { value: item.output, counts: redactText(item.output).counts };
+    const output = parsed.ok ? redactor.value(parsed.value) : { value: item.output, counts: redactor.text(item.output).counts };
     addRedactionCounts(counts, output.counts);
     const found = packetFacts(item.name, at, output.value, parsed.ok);
     omitted += found.omitted;
@@ -203,20 +203,21 @@ export function buildContextPacket(input: ContextPacketInput): ContextPacket {
     transcript_ref: input.transcriptRef ?? null,
   };
   // The last pass: values known to be secret from field names, then every string as text.
-  const scrubbed = scrub(draft, secrets, counts);
-  const final = redactValue(scrubbed);
+  const scrubbed = redactor.scrub(draft);
+  addRedactionCounts(counts, scrubbed.counts);
+  const final = redactValue(scrubbed.value);
   addRedactionCounts(counts, final.counts);
   // The counts join last: their keys are field names like `cvv` that redaction would hide.
   return ContextPacketSchema.parse({ ...(final.value as object), redactions: { ...counts } });
 }
 
 /** A turn's text, redacted; a customer's reply is read as the answer to the agent's turn before it. */
-function safeText(items: readonly TranscriptItem[], i: number, counts: RedactionCounts): string {
+function safeText(items: readonly TranscriptItem[], i: number, redactor: ConversationRedactor, counts: RedactionCounts): string {
   const item = items[i];
   if (!item || item.role === 'tool') return '';
   const previous = items[i - 1];
   const answers = item.role === 'customer' && previous?.role === 'agent' ? previous.text : undefined;
-  const redacted = redactText(item.text, answers === undefined ? {} : { answers });
+  const redacted = redactor.text(item.text, answers === undefined ? {} : { answers });
   addRedactionCounts(counts, redacted.counts);
   return redacted.text;
 }
@@ -231,46 +232,6 @@ function parseJson(text: string): JsonParse {
   } catch {
     return { ok: false };
   }
-}
-
-/** Gathers the raw values of sensitive fields, so that the same value is hidden wherever it reappears. */
-function collectSecrets(value: unknown, into: Map<string, string>, key?: string): void {
-  if (Array.isArray(value)) value.forEach((v) => collectSecrets(v, into, key));
-  else if (value !== null && typeof value === 'object') Object.entries(value).forEach(([k, v]) => collectSecrets(v, into, k));
-  else if ((typeof value === 'string' || typeof value === 'number') && key !== undefined) {
-    const text = String(value).trim();
-    const found = redactFieldValue(key, text);
-    // Very short values ("123") would also erase ordinary numbers everywhere; their own field still hides them.
-    if (found && text.length >= 4) into.set(text, found.marker);
-  }
-}
-
-function scrub<T>(value: T, secrets: Map<string, string>, counts: Record<RedactionKind, number>): T {
-  if (secrets.size === 0) return value;
-  // Whole tokens only: a code 4821 must not eat into order #W4821993.
-  const ordered = [...secrets]
-    .sort((a, b) => b[0].length - a[0].length)
-    .map(([secret, marker]) => ({
-      pattern: new RegExp(String.raw`(?<![A-Za-z0-9])${secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z0-9])`, 'g'),
-      marker,
-      kind: /^\[(\w+)/.exec(marker)?.[1] as RedactionKind,
-    }));
-  const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') {
-      let out = v;
-      for (const { pattern, marker, kind } of ordered) {
-        out = out.replace(pattern, () => {
-          counts[kind] += 1;
-          return marker;
-        });
-      }
-      return out;
-    }
-    if (Array.isArray(v)) return v.map(walk);
-    if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
-    return v;
-  };
-  return walk(value) as T;
 }
 
 const TOOL_NAME = /\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g;

@@ -6,9 +6,9 @@
  * before it ("card number", "tarjeta", "Karte") admits a mistyped number too.
  */
 
-import { redactionMarker, type RedactionKind } from './redact-fields.js';
+import { redactionMarker, type RedactionCounter } from './redact-fields.js';
 
-type Counter = (kind: RedactionKind) => void;
+type Counter = RedactionCounter;
 
 /** True when `digits` (digits only) passes the Luhn checksum that every payment card number carries. */
 export function luhnValid(digits: string): boolean {
@@ -112,7 +112,7 @@ function cardsInRun(run: string, labelled: boolean, count: Counter): string | nu
       if (!first || !end) break;
       out += run.slice(last, first.start) + redactionMarker('card', digits.slice(-4));
       last = end.end;
-      count('card');
+      count('card', run.slice(first.start, end.end));
       changed = true;
       i = j;
       break;

@@ -1,5 +1,5 @@
 import { redactCards } from './redact-cards.js';
-import { isRedactionMarker, redactFieldValue, redactionMarker, type RedactionCounts, type RedactionKind } from './redact-fields.js';
+import { isRedactionMarker, redactFieldValue, redactionMarker, type RedactionCounts, type RedactionKind, type RedactionCounter } from './redact-fields.js';
 import { redactCodeWindows, redactPasswordWindows } from './redact-label-windows.js';
 import { isNumberWord } from './redact-number-words.js';
 import { redactNinos, redactSsnShapes } from './redact-national-ids.js';
@@ -45,7 +45,7 @@ const STOP_WORDS = new Set(
   ).split(' '),
 );
 
-type Counter = (kind: RedactionKind) => void;
+type Counter = RedactionCounter;
 type Replace = (match: RegExpExecArray) => string | null;
 
 /** Replaces every match of `pattern` (global, with `d` indices) by what `replace` returns; null leaves it. */
@@ -221,7 +221,7 @@ function redactIbans(text: string, count: Counter): string {
     for (let end = m[0].length; end >= 15; end -= 1) {
       const candidate = m[0].slice(0, end);
       if (/[\s-]$/.test(candidate) || !ibanValid(candidate)) continue;
-      count('iban');
+      count('iban', candidate);
       const compact = candidate.replace(/[\s-]/g, '').toUpperCase();
       return redactionMarker('iban', compact.slice(-4)) + m[0].slice(end);
     }
@@ -234,7 +234,7 @@ function redactShapes(text: string, count: Counter): string {
   for (const { kind, pattern, group } of SHAPES) {
     out = substitute(out, pattern, (m) => {
       if (isRedactionMarker(group ? (m.groups?.[group] ?? '') : m[0])) return null;
-      count(kind);
+      count(kind, group ? (m.groups?.[group] ?? '') : m[0]);
       return group ? replaceGroup(m, group, redactionMarker(kind)) : redactionMarker(kind);
     });
   }
@@ -262,7 +262,7 @@ function redactPairs(text: string, count: Counter): string {
       if (group === 'v3' && pattern !== JSON_PAIR && ['card', 'iban', 'ssn', 'nino'].includes(found.kind)) return null;
       // "CVV: 7 3 7", "code: 48 29 13", "pin: four two…": the label windows read the whole value.
       if (group === 'v3' && pattern !== JSON_PAIR && continuesAsNumber(out, m.index + m[0].length)) return null;
-      count(found.kind);
+      count(found.kind, value);
       return replaceGroup(m, group, found.marker);
     });
   }
@@ -280,7 +280,7 @@ function redactLabelled(text: string, count: Counter): string {
       if (rule.accept && !rule.accept(raw, connected || group === 'qv')) return null;
       // Keep sentence punctuation that the word-like value pattern picked up.
       const trail = group === 'v' ? (/[.,;:!?)]+$/.exec(raw)?.[0] ?? '') : '';
-      count(rule.kind);
+      count(rule.kind, raw.slice(0, raw.length - trail.length));
       return replaceGroup(m, group, redactionMarker(rule.kind) + trail);
     });
   }
@@ -312,8 +312,9 @@ export function redactDetected(text: string, count: Counter, options: DetectOpti
 }
 
 /** The counts-object form of a counter. */
-export function counterFor(counts: RedactionCounts): Counter {
-  return (kind) => {
+export function counterFor(counts: RedactionCounts, also?: RedactionCounter): Counter {
+  return (kind, value) => {
     counts[kind] += 1;
+    also?.(kind, value);
   };
 }

@@ -13,6 +13,12 @@ export type RedactionKind = z.infer<typeof RedactionKindSchema>;
 /** How many values of each kind were redacted. */
 export type RedactionCounts = Record<RedactionKind, number>;
 
+/**
+ * Told of every value a detector replaces: its kind and the text it replaced. Redaction counts
+ * with it, and a conversation's redactor remembers the values to hide their echoes later.
+ */
+export type RedactionCounter = (kind: RedactionKind, value: string) => void;
+
 /** A count of zero for every kind. */
 export function emptyRedactionCounts(): RedactionCounts {
   return { card: 0, cvv: 0, otp: 0, password: 0, secret: 0, token: 0, iban: 0, ssn: 0, nino: 0 };

@@ -9,9 +9,9 @@
  */
 
 import { isNumberWord, readDigitRun } from './redact-number-words.js';
-import { isRedactionMarker, redactionMarker, type RedactionKind } from './redact-fields.js';
+import { isRedactionMarker, redactionMarker, type RedactionKind, type RedactionCounter } from './redact-fields.js';
 
-type Counter = (kind: RedactionKind) => void;
+type Counter = RedactionCounter;
 
 const B = String.raw`(?<![\p{L}\p{N}_])`;
 const E = String.raw`(?![\p{L}\p{N}_])`;
@@ -201,7 +201,7 @@ function apply(text: string, hits: readonly Hit[], count: Counter): string {
   for (const hit of hits) {
     out += text.slice(last, hit.start) + hit.marker;
     last = hit.end;
-    count(hit.kind);
+    count(hit.kind, text.slice(hit.start, hit.end));
   }
   return out + text.slice(last);
 }

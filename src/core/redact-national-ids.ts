@@ -7,9 +7,9 @@
  * mistyped numbers too.
  */
 
-import { redactionMarker, type RedactionKind } from './redact-fields.js';
+import { redactionMarker, type RedactionCounter } from './redact-fields.js';
 
-type Counter = (kind: RedactionKind) => void;
+type Counter = RedactionCounter;
 
 /** True when the nine digits of `digits` follow the SSA's rules for an issued SSN. */
 export function ssnValid(digits: string): boolean {
@@ -49,7 +49,7 @@ export function redactSsnShapes(text: string, count: Counter): string {
     const digits = `${groups['a']}${groups['b']}${groups['c']}`;
     // A dashed SSN is distinctive enough; blanks and dots are also how other numbers are grouped.
     if (!labelled && (groups['sep'] !== '-' ? !ssnValid(digits) : digits.startsWith('000'))) return whole;
-    count('ssn');
+    count('ssn', whole);
     return redactionMarker('ssn');
   });
 }
@@ -63,7 +63,7 @@ export function redactNinos(text: string, count: Counter): string {
     // Unlabelled, only the format as HMRC writes it: capitals, with the suffix letter ("AB123456"
     // alone is also a booking reference, "on 12 34 56 a" a sentence).
     if (!labelled && (!ninoValid(whole) || whole !== whole.toUpperCase())) return whole;
-    count('nino');
+    count('nino', whole);
     return redactionMarker('nino');
   });
 }

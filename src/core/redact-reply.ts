@@ -6,9 +6,9 @@
  */
 
 import { readDigitRun } from './redact-number-words.js';
-import { redactionMarker, type RedactionKind } from './redact-fields.js';
+import { redactionMarker, type RedactionKind, type RedactionCounter } from './redact-fields.js';
 
-type Counter = (kind: RedactionKind) => void;
+type Counter = RedactionCounter;
 
 /** Replies longer than this are messages in their own right, read by the labels alone. */
 const MAX_REPLY = 100;
@@ -65,7 +65,7 @@ export function redactAnswer(text: string, question: string, count: Counter): st
     const pw = PASSWORD_REPLY.exec(text.trim());
     const value = pw?.groups?.['pw'];
     if (value && /\p{L}/u.test(value) && !value.startsWith('[')) {
-      count('password');
+      count('password', value);
       return text.replace(value, redactionMarker('password'));
     }
   }
@@ -79,7 +79,7 @@ export function redactAnswer(text: string, question: string, count: Counter): st
     if (!run || run.digits.length < asked.min || run.digits.length > asked.max) continue;
     out += text.slice(last, run.start) + redactionMarker(asked.kind, asked.kind === 'card' ? run.digits.slice(-4) : undefined);
     last = run.end;
-    count(asked.kind);
+    count(asked.kind, text.slice(run.start, run.end));
   }
   return out + text.slice(last);
 }

@@ -6,7 +6,7 @@
  */
 
 import { counterFor, redactDetected } from './redact-detectors.js';
-import { emptyRedactionCounts, redactFieldValue, sensitiveFieldKind, type RedactionCounts } from './redact-fields.js';
+import { emptyRedactionCounts, redactFieldValue, sensitiveFieldKind, type RedactionCounter, type RedactionCounts } from './redact-fields.js';
 
 /** A JSON value with its sensitive values replaced, and how many of each kind were replaced. */
 export interface RedactedValue {
@@ -30,7 +30,7 @@ export interface RedactedArguments {
  */
 export function redactValue(value: unknown, fieldName?: string): RedactedValue {
   const counts = emptyRedactionCounts();
-  return { value: walk(value, fieldName, counts), counts };
+  return { value: walkValue(value, fieldName, counterFor(counts)), counts };
 }
 
 /**
@@ -41,7 +41,7 @@ export function redactValue(value: unknown, fieldName?: string): RedactedValue {
  */
 export function redactArguments(args: Readonly<Record<string, unknown>>): RedactedArguments {
   const counts = emptyRedactionCounts();
-  const value = walk(args, undefined, counts) as Record<string, unknown>;
+  const value = walkValue(args, undefined, counterFor(counts)) as Record<string, unknown>;
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
   return { arguments: value, counts, total };
 }
@@ -59,26 +59,30 @@ const isIdField = (name: string) =>
 const DESCRIPTOR_KEYS = ['type', 'kind', 'name', 'field', 'label', 'key', 'factor', 'credential_type', 'method'];
 const VALUE_KEYS = new Set(['value', 'val', 'data', 'input', 'text', 'answer', 'response', 'content', 'secret', 'entered', 'provided']);
 
-function walk(value: unknown, fieldName: string | undefined, counts: RedactionCounts): unknown {
+/**
+ * The walk behind {@link redactValue}: `fieldName` is the name `value` was found under, and
+ * `count` is told of every value replaced.
+ */
+export function walkValue(value: unknown, fieldName: string | undefined, count: RedactionCounter): unknown {
   if (typeof value === 'string' || typeof value === 'number') {
     const text = String(value);
     const field = fieldName === undefined ? null : redactFieldValue(fieldName, text);
     if (field) {
-      counts[field.kind] += 1;
+      count(field.kind, text.trim());
       return field.marker;
     }
     if (typeof value === 'number' && !Number.isInteger(value)) return value;
     const bareCards = fieldName === undefined || !isIdField(fieldName);
-    const redacted = redactDetected(text, counterFor(counts), { bareCards });
+    const redacted = redactDetected(text, count, { bareCards });
     return redacted === text ? value : redacted;
   }
   // An array under a sensitive name (`"otp": ["…", "…"]`) is sensitive item by item.
-  if (Array.isArray(value)) return value.map((item) => walk(item, fieldName, counts));
+  if (Array.isArray(value)) return value.map((item) => walkValue(item, fieldName, count));
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value);
     const described = describedAs(entries);
     return Object.fromEntries(
-      entries.map(([key, item]) => [key, walk(item, described && VALUE_KEYS.has(key.toLowerCase()) ? described : key, counts)]),
+      entries.map(([key, item]) => [key, walkValue(item, described && VALUE_KEYS.has(key.toLowerCase()) ? described : key, count)]),
     );
   }
   return value;

@@ -15,7 +15,7 @@
  */
 
 import { counterFor, redactDetected } from './redact-detectors.js';
-import { emptyRedactionCounts, type RedactionCounts } from './redact-fields.js';
+import { emptyRedactionCounts, type RedactionCounter, type RedactionCounts } from './redact-fields.js';
 import { redactAnswer } from './redact-reply.js';
 
 export { cardPrefixValid, luhnValid } from './redact-cards.js';
@@ -30,6 +30,7 @@ export {
   isRedactionMarker,
   redactionMarker,
   sensitiveFieldKind,
+  type RedactionCounter,
   type RedactionCounts,
   type RedactionKind,
 } from './redact-fields.js';
@@ -48,6 +49,11 @@ export interface RedactTextOptions {
    * 7", "Sunshine2024") is redacted as that, though it has no label of its own.
    */
   answers?: string;
+  /**
+   * Told of every value replaced, with its kind: how a conversation's redactor remembers what it
+   * hid. The values are the secrets themselves; keep them in memory, never store or log them.
+   */
+  onValue?: RedactionCounter;
 }
 
 /**
@@ -56,7 +62,7 @@ export interface RedactTextOptions {
  */
 export function redactText(text: string, options: RedactTextOptions = {}): RedactedText {
   const counts = emptyRedactionCounts();
-  const count = counterFor(counts);
+  const count = counterFor(counts, options.onValue);
   const redacted = redactDetected(text, count);
   return { text: options.answers === undefined ? redacted : redactAnswer(redacted, options.answers, count), counts };
 }
