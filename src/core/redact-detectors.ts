@@ -1,6 +1,6 @@
 import { redactCards } from './redact-cards.js';
 import { isRedactionMarker, redactFieldValue, redactionMarker, type RedactionCounts, type RedactionKind, type RedactionCounter } from './redact-fields.js';
-import { redactCodeWindows, redactPasswordWindows } from './redact-label-windows.js';
+import { looksRandom, redactCodeWindows, redactPasswordWindows, redactSecretWindows } from './redact-label-windows.js';
 import { isNumberWord } from './redact-number-words.js';
 import { redactNinos, redactSsnShapes } from './redact-national-ids.js';
 
@@ -17,21 +17,6 @@ export function ibanValid(candidate: string): boolean {
     for (const digit of value) rem = (rem * 10 + (digit.charCodeAt(0) - 48)) % 97;
   }
   return rem === 1;
-}
-
-/** Shannon entropy in bits per character: random keys score high, words and repeated digits low. */
-function entropy(s: string): number {
-  const freq = new Map<string, number>();
-  for (const ch of s) freq.set(ch, (freq.get(ch) ?? 0) + 1);
-  let bits = 0;
-  for (const n of freq.values()) bits -= (n / s.length) * Math.log2(n / s.length);
-  return bits;
-}
-
-/** A string that looks generated rather than written: long, mixed character classes, high entropy. */
-function looksRandom(s: string): boolean {
-  const classes = [/[a-z]/, /[A-Z]/, /\d/].filter((r) => r.test(s)).length;
-  return s.length >= 16 && classes >= 2 && /\d/.test(s) && entropy(s) >= 3;
 }
 
 // Words that follow "password is …" or "token: …" in ordinary talk about a secret, not the secret.
@@ -305,6 +290,7 @@ export function redactDetected(text: string, count: Counter, options: DetectOpti
   out = redactLabelled(out, count);
   out = redactCodeWindows(out, count);
   out = redactPasswordWindows(out, count);
+  out = redactSecretWindows(out, count);
   out = redactIbans(out, count);
   out = redactCards(out, count, { bare: options.bareCards ?? true });
   out = redactSsnShapes(out, count);

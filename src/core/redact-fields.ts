@@ -50,6 +50,8 @@ export function isRedactionMarker(value: string): boolean {
 const FIELD_SUFFIXES: ReadonlyArray<readonly [string, RedactionKind]> = [
   ['password', 'password'],
   ['passwd', 'password'],
+  ['pwd', 'password'],
+  ['pswd', 'password'],
   ['passphrase', 'password'],
   ['pincode', 'password'],
   ['pinnumber', 'password'],
@@ -111,6 +113,7 @@ const LOOSE_FIELDS: Readonly<Record<string, readonly [RedactionKind, RegExp]>> =
   pin: ['password', /^\d{4,8}$/],
   pan: ['card', /^\d(?:[ -]?\d){12,18}$/],
   pass: ['password', /^\S{4,}$/],
+  pw: ['password', /^\S{4,}$/],
 };
 
 const normalise = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');

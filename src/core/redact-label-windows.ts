@@ -37,7 +37,9 @@ const CODE_FAMILIES: readonly CodeFamily[] = [
       'cvn',
       'csc',
       'cid',
-      String.raw`(?:card[ -])?security[ -](?:code|number|digits)`,
+      String.raw`(?:card[ -])?(?:security|sec)[ -](?:code|number|digits)`,
+      String.raw`(?:little|small|short|tiny)[ -](?:code|number)(?: on the back)?`,
+      String.raw`back of (?:the |my |your )?card`,
       String.raw`card[ -]verification(?:[ -](?:code|value|number))?`,
       String.raw`(?:(?:three|four|3|4)[ -])?(?:digit[ -])?(?:security[ -])?(?:code|digits|numbers?) (?:on|at|from) the back(?: of (?:the|my|your) card)?`,
       String.raw`(?:three|four|3|4)[ -]digit(?:[ -](?:security[ -])?code)`,
@@ -57,6 +59,7 @@ const CODE_FAMILIES: readonly CodeFamily[] = [
     kind: 'otp',
     label: [
       String.raw`one[- ]?time[- ](?:pass)?(?:code|password|pin)`,
+      String.raw`verification|verify`,
       'otp',
       'totp',
       String.raw`(?:verification|verify|authentication|auth|2fa|mfa|two[- ]factor|login|log[- ]in|sign[- ]?in|sms|text|security|access|confirmation)[ -]code`,
@@ -92,7 +95,7 @@ const FILLERS = new Set(
   (
     'you i we they u sent texted emailed got received just me number no no. num nr now here that which it it\'s its ’s \'s ' +
     'the a code for my your account is was are be will should would please then so ok okay well um uh actually again ' +
-    'digits digit numbers is: are: reads say says said: ' +
+    'digits digit numbers is: are: reads read say says said shows show from sms text message email app phone ' +
     'es era mi tu su el la de que me llegó llego recibí recibi número numero ' +
     'est c\'est mon ma votre ton le du j\'ai reçu recu numéro voici ' +
     'ist lautet war mein meine dein ihr der die das hier nummer von lautete ' +
@@ -210,7 +213,7 @@ function apply(text: string, hits: readonly Hit[], count: Counter): string {
 // "pass word", "passwd", "pwd", "pw", "p/w", "pswd", "pass" (only with a ':' or 'is'), and the
 // word in other languages.
 const PASSWORD_LABEL = new RegExp(
-  `${B}(?:p[a@4][s$5]{2}[ -]?w[o0]?r?d|p[a@4][s$5]{2}wd|pwd|pw|p/w|pswd|psw|pword|login password|` +
+  `${B}(?:p[a@4][s$5]{2}[ -]?w[o0]?r?d|(?<abbr>p[a@4]?[s$5]{0,2}w[o0]?r?d|pw|p/w|psw|passcode|pass[ -]?code)|login password|` +
     `(?<!(?:boarding|bus|day|season|gym|ski|hall|free|by|train|rail|travel|guest|backstage|park|weekly|monthly|annual|festival)[ -]?)p[a@4][s$5]{2}|` +
     `contrase[nñ]a|clave(?: de acceso)?|mot de passe|mdp|passwort|kennwort|senha|wachtwoord|has[łl]o|parola(?: d'ordine)?|l[oö]senord|adgangskode|salasana|` +
     `security answer|memorable word|secret word)(?:'s|’s)?${E}`,
@@ -246,7 +249,9 @@ const PW_TOKEN = /[^\S\n]*(?:(?<q>["'“‘`«])(?<quoted>[^"'”’`»\n]{1,200
 const passwordLike = (word: string) => /\p{L}/u.test(word) && /[\d\W_]/u.test(word) && word.length >= 4;
 
 /** The password in the window after a label, if any. */
-function passwordAfter(text: string, from: number, needsJoin: boolean, labelStart: number): Hit | null {
+type Label = 'word' | 'abbreviation' | 'needs-join';
+
+function passwordAfter(text: string, from: number, label: Label, labelStart: number): Hit | null {
   let pos = from;
   let connected = false;
   let skipped = 0;
@@ -285,7 +290,7 @@ function passwordAfter(text: string, from: number, needsJoin: boolean, labelStar
       // "my password, it is …", "the password for the portal is …"
     } else if (TALK.has(lower)) {
       return null;
-    } else if (connected || (step === 0 && !needsJoin && passwordLike(word))) {
+    } else if (connected || (step === 0 && (label === 'abbreviation' ? word.length >= 4 : label === 'word' && passwordLike(word)))) {
       const start = tokStart + lead.length;
       return { start, end: start + word.length, marker: redactionMarker('password'), kind: 'password' };
     } else if ((skipped += 1) > 2) {
@@ -305,12 +310,83 @@ export function redactPasswordWindows(text: string, count: Counter): string {
   PASSWORD_LABEL.lastIndex = 0;
   for (let m = PASSWORD_LABEL.exec(text); m !== null; m = PASSWORD_LABEL.exec(text)) {
     if (insideMarker(text, m.index)) continue;
-    // "pass" alone is an ordinary word; it labels a password only with a ':' or 'is' after it.
-    const hit = passwordAfter(text, m.index + m[0].length, /^p[a@4][s$5]{2}$/i.test(m[0]), m.index);
+    // "pass" alone is an ordinary word; it labels a password only with a ':' or 'is' after it. An
+    // abbreviation ("pwd hunter", "pw Winter22") is only ever used to label one.
+    const label: Label = /^p[a@4][s$5]{2}$/i.test(m[0]) ? 'needs-join' : m.groups?.['abbr'] !== undefined ? 'abbreviation' : 'word';
+    const hit = passwordAfter(text, m.index + m[0].length, label, m.index);
     const last = hits.at(-1);
     if (hit && (!last || hit.start >= last.end)) {
       hits.push(hit);
       PASSWORD_LABEL.lastIndex = Math.max(PASSWORD_LABEL.lastIndex, hit.end);
+    }
+  }
+  return apply(text, hits, count);
+}
+
+/** Shannon entropy in bits per character: random keys score high, words and repeated digits low. */
+function entropy(s: string): number {
+  const freq = new Map<string, number>();
+  for (const ch of s) freq.set(ch, (freq.get(ch) ?? 0) + 1);
+  let bits = 0;
+  for (const n of freq.values()) bits -= (n / s.length) * Math.log2(n / s.length);
+  return bits;
+}
+
+/** A string that looks generated rather than written: long, mixed character classes, high entropy. */
+export function looksRandom(s: string): boolean {
+  const classes = [/[a-z]/, /[A-Z]/, /\d/].filter((r) => r.test(s)).length;
+  return s.length >= 16 && classes >= 2 && /\d/.test(s) && entropy(s) >= 3;
+}
+
+// "I regenerated the key, new one is 9f2c…", "here's my API key → sk_…", "the secret we use: …".
+const SECRET_LABEL = new RegExp(
+  `${B}(?:api[ _-]?key|key|secret|token|credentials?|client[ _-]?secret|access[ _-]?key|private[ _-]?key|signing[ _-]?key|clave (?:de )?api|cl[eé] (?:d'|de l')?api|schl[uü]ssel)${E}`,
+  'giu',
+);
+const SECRET_FILLERS = new Set(
+  'new one is was it it\'s its this that the my our your here here\'s use please now i we you just regenerated generated rotated created got have has sent : = - → ->'.split(
+    ' ',
+  ),
+);
+const SECRET_TOKEN = /[^\S\n]*(?<tok>[^\s"'“”‘’`]{1,200})/uy;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The secret within a few words after a key label: a value that looks generated (or a UUID) and nothing but fillers before it. */
+function secretAfter(text: string, from: number): Hit | null {
+  let pos = from;
+  let skipped = 0;
+  for (let step = 0; step < 10 && pos < text.length; step += 1) {
+    SECRET_TOKEN.lastIndex = pos;
+    const m = SECRET_TOKEN.exec(text);
+    if (!m) return null;
+    const raw = m.groups?.['tok'] ?? '';
+    const start = pos + m[0].length - raw.length;
+    pos += m[0].length;
+    const value = raw.replace(/^[:=(]+/, '').replace(/[.,;:!?)]+$/, '');
+    const lower = value.toLowerCase();
+    if (value === '' || SECRET_FILLERS.has(lower)) continue;
+    if (isRedactionMarker(value) || value.includes('[')) return null;
+    // Keys are written in URL-safe or base64 characters; anything else is a word of the sentence.
+    if (/^[A-Za-z0-9._~+/=-]+$/.test(value) && (looksRandom(value) || UUID.test(value))) {
+      const at = start + raw.indexOf(value);
+      return { start: at, end: at + value.length, marker: redactionMarker('secret'), kind: 'secret' };
+    }
+    if (/[.!?]$/.test(raw) || (skipped += 1) > 1) return null;
+  }
+  return null;
+}
+
+/** Replaces a generated-looking value a few words after a key or secret label, and reports each to `count`. */
+export function redactSecretWindows(text: string, count: Counter): string {
+  const hits: Hit[] = [];
+  SECRET_LABEL.lastIndex = 0;
+  for (let m = SECRET_LABEL.exec(text); m !== null; m = SECRET_LABEL.exec(text)) {
+    if (insideMarker(text, m.index)) continue;
+    const hit = secretAfter(text, m.index + m[0].length);
+    const last = hits.at(-1);
+    if (hit && (!last || hit.start >= last.end)) {
+      hits.push(hit);
+      SECRET_LABEL.lastIndex = Math.max(SECRET_LABEL.lastIndex, hit.end);
     }
   }
   return apply(text, hits, count);
