@@ -51,6 +51,9 @@ interface Remembered {
   length: number;
 }
 
+/** How many values one conversation's redactor remembers at most. */
+const MAX_REMEMBERED = 256;
+
 const SEPARATORS = String.raw`[\s.\-–—/·_,]{0,3}`;
 const BEFORE = String.raw`(?<![\p{L}\p{N}]|\p{N}[.,])`;
 const AFTER = String.raw`(?![\p{L}\p{N}]|[.,]\p{N})`;
@@ -82,7 +85,11 @@ export function createConversationRedactor(): ConversationRedactor {
     add(kind, digits, new RegExp(`${BEFORE}${body}${AFTER}`, 'gu'), marker);
   };
   const add = (kind: RedactionKind, key: string, pattern: RegExp, marker: string) => {
-    if (!memory.has(key)) memory.set(key, { kind, marker, pattern, length: key.length });
+    if (memory.has(key)) return;
+    memory.set(key, { kind, marker, pattern, length: key.length });
+    // Every remembered value costs a pass over each later text: a tool output listing thousands
+    // of cards must not make the rest of the conversation slow. The oldest are forgotten first.
+    if (memory.size > MAX_REMEMBERED) memory.delete(memory.keys().next().value as string);
   };
 
   const scrubText = (text: string, count: RedactionCounter): string => {

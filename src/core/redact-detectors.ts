@@ -116,7 +116,7 @@ const OTP_DIGITS = String.raw`(?:\d{3}[ -]\d{3}|\d{4,8})(?!\d|[ -]\d)`;
 const WORDLIKE = String.raw`[^\s"'“”[\]]{1,100}`;
 const TOKENLIKE = String.raw`[A-Za-z0-9._~+/=-]{6,}`;
 // Words that may stand between a label and its value: "the code I got was 482913".
-const GAP = String.raw`(?:[^\S\n]+(?:you|i|we|they|u|sent|texted|emailed|got|received|just|me|number|no\.?|num|now|here|that|which|it's|its|the|code|for|my|account))*?`;
+const GAP = String.raw`(?:[^\S\n]+(?:you|i|we|they|u|sent|texted|emailed|got|received|just|me|number|no\.?|num|now|here|that|which|it's|its|the|code|for|my|account)){0,6}?`;
 const JOIN = String.raw`(?<join>[^\S\n]*(?:["'\`]?[^\S\n]*(?::|=>|=|->|-|#|\bis\b|\bwas\b|\bare\b|\bwould be\b|\bshould be\b|\bof\b)[^\S\n]*)?["'“\`]?)`;
 // "code" alone labels a one-time code, except in the many everyday phrases where it does not.
 const NOT_SECRET_CODE = String.raw`(?<!\b(?:zip|postal|post|area|country|airport|promo|promotion|promotional|discount|coupon|voucher|gift|referral|reservation|booking|confirmation|product|item|tracking|error|status|response|exit|sort|swift|bic|bank|routing|dial|iata|icao|fare|class|tax|hs|sku|colou?r|qr|bar|source|region|language|currency|reason|access|event|offer|campaign|store|branch|station|locker|door|gate|seat)[\s_-]?)`;
