@@ -42,6 +42,8 @@ export function cardPrefixValid(digits: string): boolean {
 // A card number was labelled as one even when a digit is mistyped and the checksum fails.
 const CARD_LABEL_BEFORE =
   /(?:\b(?:card|cc|pan|credit|debit|visa|mastercard|amex|tarjeta|carte|karte|kreditkarte|carta|cart[aã]o|kaart)(?:[\s_-]*(?:number|num|no\.?|#|nummer|n[uú]mero|num[eé]ro))?|\bn[uú]mero de (?:la )?tarjeta|kartennummer)[\s"':=#-]*(?:is|was|es|est|ist|è|é)?[\s"':=]*$/i;
+// A tracking or shipment number is often Luhn-valid by chance, and its label says what it is.
+const SHIPPING_LABEL_BEFORE = /(?<![a-z])(?:tracking|parcel|shipment|waybill|consignment|package|imei|serial)(?![a-z])[^.!?\n]{0,24}$/i;
 // Digit groups joined by blanks or one dash, dot, slash, underscore or middle dot (mixed if need
 // be), and not the decimals of an amount (tau2 writes 113.71000000000004). Which groups may form
 // a card is decided per window below.
@@ -68,8 +70,9 @@ export function redactCards(text: string, count: Counter, options: CardOptions =
   let last = 0;
   DIGIT_RUN.lastIndex = 0;
   for (let m = DIGIT_RUN.exec(text); m !== null; m = DIGIT_RUN.exec(text)) {
-    const labelled = CARD_LABEL_BEFORE.test(text.slice(Math.max(0, m.index - 40), m.index));
-    if (!labelled && !options.bare) continue;
+    const before = text.slice(Math.max(0, m.index - 40), m.index);
+    const labelled = CARD_LABEL_BEFORE.test(before);
+    if (!labelled && (!options.bare || SHIPPING_LABEL_BEFORE.test(before))) continue;
     const replaced = cardsInRun(m[0], labelled, count);
     if (replaced === null) continue;
     out += text.slice(last, m.index) + replaced;
@@ -94,7 +97,11 @@ function cardsInRun(run: string, labelled: boolean, count: Counter): string | nu
   let out = '';
   let last = 0;
   let changed = false;
+  // A card starts the run or follows another card in it ("4242 4242 4242 4242 2027" is a card
+  // and its expiry): the last sixteen digits of a 22-digit tracking number are no card.
+  let from = 0;
   for (let i = 0; i < groups.length; i += 1) {
+    if (i !== from) break;
     // The longest window of whole groups from here that is a card.
     for (let j = groups.length - 1; j >= i; j -= 1) {
       const window = groups.slice(i, j + 1);
@@ -115,6 +122,7 @@ function cardsInRun(run: string, labelled: boolean, count: Counter): string | nu
       count('card', run.slice(first.start, end.end));
       changed = true;
       i = j;
+      from = j + 1;
       break;
     }
   }

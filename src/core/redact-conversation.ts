@@ -80,8 +80,8 @@ export function createConversationRedactor(): ConversationRedactor {
   };
   const addDigits = (kind: RedactionKind, digits: string, marker: string) => {
     if (digits.length < 3) return;
-    // Six digits or more may come back regrouped ("482 913", "4 8 2 9 1 3"); fewer only as they were.
-    const body = digits.length >= 6 ? digits.split('').join(SEPARATORS) : digits;
+    // Four digits or more may come back regrouped ("72 39", "4 8 2 9 1 3"); three only as they were.
+    const body = digits.length >= 4 ? digits.split('').join(SEPARATORS) : digits;
     add(kind, digits, new RegExp(`${BEFORE}${body}${AFTER}`, 'gu'), marker);
   };
   const add = (kind: RedactionKind, key: string, pattern: RegExp, marker: string) => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { readDigitRun } from './redact-number-words.js';
 
 /**
  * The kinds of value redaction hides: payment card numbers, card security codes, one-time codes,
@@ -108,12 +109,23 @@ const FIELD_SUFFIXES: ReadonlyArray<readonly [string, RedactionKind]> = [
 
 // Short or common names that are sensitive only when the value has the shape of the kind:
 // `code` is an OTP when it holds 4–8 digits (not `"code": 404` or `"code": "SAVE20"`).
-const LOOSE_FIELDS: Readonly<Record<string, readonly [RedactionKind, RegExp]>> = {
-  code: ['otp', /^\d(?:[ .-]?\d){3,7}$/],
-  pin: ['password', /^\d{4,8}$/],
-  pan: ['card', /^\d(?:[ -]?\d){12,18}$/],
-  pass: ['password', /^\S{4,}$/],
-  pw: ['password', /^\S{4,}$/],
+type Shape = (value: string) => boolean;
+/** A value that is only digits, however written ("482913", "48 29 13", "four eight two…"), of `min`–`max` digits. */
+const digitCount =
+  (min: number, max: number): Shape =>
+  (value) => {
+    // `"code_expires": "2026-05-15"` is a date, not an 8-digit code.
+    if (/^\d{4}[-./]\d{1,2}[-./]\d{1,2}$|^\d{1,2}[-./]\d{1,2}[-./]\d{2,4}$/.test(value)) return false;
+    const run = readDigitRun(value, 0);
+    return run !== null && run.start === 0 && run.end === value.length && run.digits.length >= min && run.digits.length <= max;
+  };
+const word: Shape = (value) => /^\S{4,}$/.test(value);
+const LOOSE_FIELDS: Readonly<Record<string, readonly [RedactionKind, Shape]>> = {
+  code: ['otp', digitCount(4, 8)],
+  pin: ['password', digitCount(4, 8)],
+  pan: ['card', digitCount(13, 19)],
+  pass: ['password', word],
+  pw: ['password', word],
 };
 
 const normalise = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
@@ -135,15 +147,21 @@ export function sensitiveFieldKind(name: string): RedactionKind | null {
 // Parts of a longer name that make it sensitive when the value has the kind's shape: `otp_sent`,
 // `last_cvv`, `sms_code`, `pin_entered`, `codeSent`. Not next to a word that makes `code` an
 // everyday one (`zip_code`, `error_code`, `sort_code`).
-const DIGIT_CODE = /^\d(?:[ .-]?\d){3,7}$/;
-const SHAPED_PARTS: Readonly<Record<string, readonly [RedactionKind, RegExp]>> = {
+const DIGIT_CODE = digitCount(4, 8);
+const SHAPED_PARTS: Readonly<Record<string, readonly [RedactionKind, Shape]>> = {
   otp: ['otp', DIGIT_CODE],
   totp: ['otp', DIGIT_CODE],
   passcode: ['otp', DIGIT_CODE],
   code: ['otp', DIGIT_CODE],
-  cvv: ['cvv', /^\d{3,4}$/],
-  cvc: ['cvv', /^\d{3,4}$/],
-  pin: ['password', /^\d{4,8}$/],
+  cvv: ['cvv', digitCount(3, 4)],
+  cvc: ['cvv', digitCount(3, 4)],
+  pin: ['password', digitCount(4, 8)],
+  ssn: ['ssn', digitCount(9, 9)],
+  card: ['card', digitCount(13, 19)],
+  cc: ['card', digitCount(13, 19)],
+  pan: ['card', digitCount(13, 19)],
+  iban: ['iban', (v) => /^[A-Z]{2}\d{2}(?:[ -]?[A-Z0-9]){11,30}$/i.test(v)],
+  nino: ['nino', (v) => /^[A-Z]{2}[ ]?\d{2}[ ]?\d{2}[ ]?\d{2}[ ]?[A-D]?$/i.test(v)],
 };
 const EVERYDAY_CODE = new Set(
   'zip postal post area country airport promo discount coupon voucher gift referral reservation booking confirmation product item tracking error status response exit sort swift bic bank routing dial iata icao fare class tax hs sku color colour qr bar source region language currency reason event offer campaign store branch station locker door gate seat'.split(
@@ -164,7 +182,7 @@ function shapedPartKind(name: string, value: string): RedactionKind | null {
   if (parts.length < 2) return null;
   for (const part of parts) {
     const shaped = SHAPED_PARTS[part];
-    if (!shaped || !shaped[1].test(value)) continue;
+    if (!shaped || !shaped[1](value)) continue;
     if (part === 'code' && parts.some((p) => EVERYDAY_CODE.has(p))) continue;
     return shaped[0];
   }
@@ -185,7 +203,7 @@ export function redactFieldValue(name: string, value: string): { kind: Redaction
   if (!kind) return null;
   if (v === '' || isRedactionMarker(v) || ALREADY_MASKED.test(v)) return null;
   const loose = LOOSE_FIELDS[normalise(name)];
-  if (loose && !loose[1].test(v)) return null;
+  if (loose && !loose[1](v)) return null;
   // `Authorization: Bearer abc`: the scheme word is not the secret; the token after it is.
   if (kind === 'token' && /^(?:bearer|basic|token)$/i.test(v)) return null;
   if (kind === 'card') {

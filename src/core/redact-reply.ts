@@ -10,6 +10,9 @@ import { redactionMarker, type RedactionKind, type RedactionCounter } from './re
 
 type Counter = RedactionCounter;
 
+// A turn that asks: a question mark, or a request ("please read me…", "enter the code").
+const ASKS = /\?|\b(?:please|read|tell|give|confirm|enter|type|send|provide|share|need|what|which)\b|\b(?:por favor|s'il vous pla[iî]t|bitte|per favore|indique|dites|geben sie)\b/i;
+
 /** Replies longer than this are messages in their own right, read by the labels alone. */
 const MAX_REPLY = 100;
 
@@ -60,7 +63,8 @@ const PASSWORD_REPLY = /^(?:(?:sure|ok(?:ay)?|yes|yeah|yep|right|fine|it's|it is
  * each replacement to `count`.
  */
 export function redactAnswer(text: string, question: string, count: Counter): string {
-  if (text.length > MAX_REPLY) return text;
+  // "Thanks, CVV 557 noted." names a CVV but asks for nothing: what follows is a new subject.
+  if (text.length > MAX_REPLY || !ASKS.test(question)) return text;
   if (ASKED_PASSWORD.test(question)) {
     const pw = PASSWORD_REPLY.exec(text.trim());
     const value = pw?.groups?.['pw'];
@@ -76,7 +80,12 @@ export function redactAnswer(text: string, question: string, count: Counter): st
   for (let at = 0; at < text.length; at += 1) {
     if (at < last || (at > 0 && /[\p{L}\p{N}]/u.test(text.charAt(at - 1))) || !/[\p{L}\p{N}]/u.test(text.charAt(at))) continue;
     const run = readDigitRun(text, at);
-    if (!run || run.digits.length < asked.min || run.digits.length > asked.max) continue;
+    if (!run) continue;
+    // A number too long or too short for what was asked is another number, and none of its parts is the answer.
+    if (run.digits.length < asked.min || run.digits.length > asked.max) {
+      at = run.end - 1;
+      continue;
+    }
     out += text.slice(last, run.start) + redactionMarker(asked.kind, asked.kind === 'card' ? run.digits.slice(-4) : undefined);
     last = run.end;
     count(asked.kind, text.slice(run.start, run.end));
