@@ -1,17 +1,30 @@
 /**
- * Redaction by field type, applied before anything is stored (the context packet, event
- * payloads, exported trajectories). What it hides: payment card numbers (13–19 digits, Luhn
- * checked; the last four stay), CVV/CVC, one-time codes, passwords and PINs, secrets and API
- * keys, bearer/access tokens, IBANs (mod-97 checked) and US SSNs. What it keeps on purpose:
- * order ids, amounts, dates, phone numbers and e-mail addresses (a human taking over needs them
- * to call the customer back or find the account), flight numbers, reservation codes, zip codes,
- * and long numbers that fail the Luhn check. Redaction is idempotent: its markers are never
+ * Redaction of secrets from free text, JSON values and tool arguments. Pure and idempotent:
+ * redacting a redacted text changes nothing and counts nothing, because markers are never
  * redacted again.
  *
- * Known limits, by design: an unlabelled random string (a bare AWS secret key, a hash) is kept,
- * because ids and hashes look the same; a label that comes after its value ("482913 is my code")
- * is not seen here, though the packet builder hides such a value when the agent's question or a
- * tool argument said what it was.
+ * Where it applies, as of this module (see docs/redaction.md): the context packet
+ * (`buildContextPacket` redacts everything it is built from, and hides a value seen anywhere in
+ * the log wherever else it appears); tool outputs that the agent runner writes to the event log.
+ * Customer messages, agent replies, tool arguments, approval requests and decider evidence are
+ * stored as typed until the runtime service calls {@link redactText}, {@link redactArguments} or a
+ * conversation's redactor (`createConversationRedactor`, `redactTranscript`) on them before they
+ * are stored; those are the functions meant for it.
+ *
+ * What it hides: payment card numbers however grouped (13–19 digits, Luhn and issuer-prefix
+ * checked; the last four stay), CVV/CVC, one-time codes and PINs (digits spaced, grouped or
+ * spelled in seven languages, after their label or before it, or as the reply to a question that
+ * asked for them), passwords after any label (`password`, `pw`, `pwd`, `passw0rd`, `passcode`,
+ * `Passwort`, `contraseña`…), secrets, API keys and tokens, IBANs (mod-97 checked; the last four
+ * stay), US SSNs and UK National Insurance numbers (by their format rules). What it keeps on
+ * purpose: order and customer ids, amounts, dates, phone numbers and e-mail addresses (a human
+ * taking over needs them to call the customer back or find the account), tracking numbers, IMEIs,
+ * flight numbers, reservation codes, zip codes, and long numbers that fail the Luhn check or do
+ * not start like a card.
+ *
+ * Known limits: an unlabelled random string (a bare AWS secret key, a hash) is kept, because ids
+ * and hashes look the same; a bare number that nothing names ("it just came through, 587102") is
+ * kept until a later turn names it, which only the packet, built from the whole log, can use.
  */
 
 import { counterFor, redactDetected } from './redact-detectors.js';
