@@ -42,8 +42,10 @@ export function cardPrefixValid(digits: string): boolean {
 // A card number was labelled as one even when a digit is mistyped and the checksum fails.
 const CARD_LABEL_BEFORE =
   /(?:\b(?:card|cc|pan|credit|debit|visa|mastercard|amex|tarjeta|carte|karte|kreditkarte|carta|cart[aã]o|kaart)(?:[\s_-]*(?:number|num|no\.?|#|nummer|n[uú]mero|num[eé]ro))?|\bn[uú]mero de (?:la )?tarjeta|kartennummer)[\s"':=#-]*(?:is|was|es|est|ist|è|é)?[\s"':=]*$/i;
-// A tracking or shipment number is often Luhn-valid by chance, and its label says what it is.
-const SHIPPING_LABEL_BEFORE = /(?<![a-z])(?:tracking|parcel|shipment|waybill|consignment|package|imei|serial)(?![a-z])[^.!?\n]{0,24}$/i;
+// A tracking, order or article number is Luhn-valid one time in ten, and a label just before it
+// says what it is ("Tracking number 9400…", `"sku": "4006…"`).
+const OTHER_NUMBER_BEFORE =
+  /(?<![a-z])(?:tracking|parcel|shipment|waybill|consignment|package|imei|serial|sku|ean|upc|gtin|barcode|isbn|invoice|order|reference|ref)(?:[\s_-]*(?:number|num|no\.?|#|id|code))?[\s"':=#-]*(?:is|was)?[\s"':=]*$/i;
 // Digit groups joined by blanks or one dash, dot, slash, underscore or middle dot (mixed if need
 // be), and not the decimals of an amount (tau2 writes 113.71000000000004). Which groups may form
 // a card is decided per window below.
@@ -72,7 +74,7 @@ export function redactCards(text: string, count: Counter, options: CardOptions =
   for (let m = DIGIT_RUN.exec(text); m !== null; m = DIGIT_RUN.exec(text)) {
     const before = text.slice(Math.max(0, m.index - 40), m.index);
     const labelled = CARD_LABEL_BEFORE.test(before);
-    if (!labelled && (!options.bare || SHIPPING_LABEL_BEFORE.test(before))) continue;
+    if (!labelled && (!options.bare || OTHER_NUMBER_BEFORE.test(before))) continue;
     const replaced = cardsInRun(m[0], labelled, count);
     if (replaced === null) continue;
     out += text.slice(last, m.index) + replaced;

@@ -8,7 +8,7 @@ export { luhnValid } from './redact-cards.js';
 
 /** True when `candidate` (spaces and dashes allowed) is an IBAN: 15–34 characters whose ISO 13616 mod-97 check holds. */
 export function ibanValid(candidate: string): boolean {
-  const s = candidate.replace(/[\s-]/g, '').toUpperCase();
+  const s = candidate.replace(/[\s.-]/g, '').toUpperCase();
   if (!/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(s)) return false;
   let rem = 0;
   for (const ch of s.slice(4) + s.slice(0, 4)) {
@@ -113,7 +113,7 @@ interface LabelRule {
 
 const DIGITS = (min: number, max: number) => String.raw`(?<!\d)\d{${min},${max}}(?!\d|[ -]\d)`;
 const OTP_DIGITS = String.raw`(?:\d{3}[ -]\d{3}|\d{4,8})(?!\d|[ -]\d)`;
-const WORDLIKE = String.raw`[^\s"'“”[\]]{1,100}`;
+const WORDLIKE = String.raw`[^\s"'“”[\]()]{1,100}`;
 const TOKENLIKE = String.raw`[A-Za-z0-9._~+/=-]{6,}`;
 // Words that may stand between a label and its value: "the code I got was 482913".
 const GAP = String.raw`(?:[^\S\n]+(?:you|i|we|they|u|sent|texted|emailed|got|received|just|me|number|no\.?|num|now|here|that|which|it's|its|the|code|for|my|account)){0,6}?`;
@@ -193,21 +193,21 @@ const LABELS: readonly LabelRule[] = [
 const LABEL_PATTERNS = LABELS.map((rule) => ({
   rule,
   pattern: new RegExp(
-    String.raw`(?<label>${rule.label})${GAP}${JOIN}(?:(?<=["'“\`])(?<qv>${rule.anyQuoted ? String.raw`[^"'“”\`\n]{1,200}` : rule.value})(?=["'”\`])|(?<v>${rule.value}))`,
+    String.raw`(?<label>${rule.label})(?:['’]s(?![A-Za-z]))?${GAP}${JOIN}(?:(?<=["'“\`])(?<qv>${rule.anyQuoted ? String.raw`[^"'“”\`\n]{1,200}` : rule.value})(?=["'”\`])|(?<v>${rule.value}))`,
     'dgi',
   ),
 }));
 
-const IBAN_RUN = /\b[A-Z]{2}\d{2}(?:[ -]?[A-Z0-9]){11,40}/dgi;
+const IBAN_RUN = /\b[A-Z]{2}\d{2}(?:[ .-]?[A-Z0-9]){11,40}/dgi;
 
 function redactIbans(text: string, count: Counter): string {
   return substitute(text, IBAN_RUN, (m) => {
     // The run may swallow a following word ("… 3000 AT"); the longest prefix that checks out wins.
     for (let end = m[0].length; end >= 15; end -= 1) {
       const candidate = m[0].slice(0, end);
-      if (/[\s-]$/.test(candidate) || !ibanValid(candidate)) continue;
+      if (/[\s.-]$/.test(candidate) || !ibanValid(candidate)) continue;
       count('iban', candidate);
-      const compact = candidate.replace(/[\s-]/g, '').toUpperCase();
+      const compact = candidate.replace(/[\s.-]/g, '').toUpperCase();
       return redactionMarker('iban', compact.slice(-4)) + m[0].slice(end);
     }
     return null;

@@ -21,6 +21,7 @@ describe('cards, however they are grouped', () => {
     expect(redactText('4111 1111-1111.1111').text).toBe('[card ••••1111]');
     expect(redactText('use 3782 822463 10005 please').text).toBe('use [card ••••0005] please');
     expect(redactText('3056.930902.5904').text).toBe('[card ••••5904]');
+    expect(redactText('order paid with 4111 1111 1111 1111').text).toBe('order paid with [card ••••1111]');
   });
 
   it('takes a card spelled out after its label', () => {
@@ -37,6 +38,10 @@ describe('cards, however they are grouped', () => {
       'Refund of 113.71000000000004 done',
       'total 4,242.42 on 2024.05.15',
       'IP 192.168.100.200',
+      'Tracking number 9400 4574 3481 4544 5905 55 shows nothing.',
+      '{"tracking_number":"9400 5155 4815 8049 9279 49"}',
+      'order 4111111111111111',
+      '{"sku": "4111111111111111"}',
     ]) {
       expect(redactText(text).text).toBe(text);
     }
@@ -62,6 +67,7 @@ describe('security codes, in words, other languages, digit by digit', () => {
     ['le cryptogramme est sept trois sept', '[cvv]'],
     ['le code de sécurité est 737', '[cvv]'],
     ['Die Kartenprüfnummer lautet sieben drei sieben', '[cvv]'],
+    ['card security code (CVV): 737', '[cvv]'],
     ['il codice di sicurezza è sette tre sette', '[cvv]'],
     ['o código de segurança é sete três sete', '[cvv]'],
     ['beveiligingscode: zeven drie zeven', '[cvv]'],
@@ -86,6 +92,10 @@ describe('one-time codes with spaced or spelled digits, before or after the labe
     ['code from the sms: 482913', '482913'],
     ['Verification: 482 913', '482 913'],
     ['2FA code double four one two nine nine', 'double four one two nine nine'],
+    ["482913 — that's the code", '482913'],
+    ['the six digits are 482913', '482913'],
+    ['the digits you sent: 482913', '482913'],
+    ['The code is: four-eight-two-nine-one-three', 'four-eight-two-nine-one-three'],
   ])('%s', (text, secret) => expectHidden(text, secret));
 
   it('keeps a code label away from its everyday uses', () => {
@@ -95,6 +105,9 @@ describe('one-time codes with spaced or spelled digits, before or after the labe
       'the verification code expired on 12.05.2024',
       'sort code 12-34-56',
       'promo code 2024 applied',
+      'order 7731 the code is wrong',
+      'Order 48291, the code is wrong',
+      '482913 code',
     ]) {
       expect(redactText(text).text).toBe(text);
     }
@@ -118,6 +131,9 @@ describe('passwords after any label', () => {
     ['mein Passwort ist Sommer2024!', 'Sommer2024'],
     ['mi contraseña es gato_negro9', 'gato_negro9'],
     ['a senha é Brasil2024', 'Brasil2024'],
+    ["my pwd's hunter2", 'hunter2'],
+    ['password (case sensitive): Hunter2', 'Hunter2'],
+    ['PASSWORD: SUNSHINE2024', 'SUNSHINE2024'],
   ])('%s', (text, secret) => expectHidden(text, secret));
 
   it('keeps talk about a password', () => {
@@ -144,6 +160,10 @@ describe('national numbers', () => {
     for (const text of ['booking QQ123456C', 'ref DF123456A', 'ticket AB123456', 'on 12 34 56 a']) expect(redactText(text).text).toBe(text);
     expect(ninoValid('AB123456C')).toBe(true);
     expect(ninoValid('GB123456A')).toBe(false);
+  });
+
+  it('IBANs grouped with dots too', () => {
+    expect(redactText('DE89.3704.0044.0532.0130.00').text).toBe('[iban ••••3000]');
   });
 
   it('SSNs by the SSA rules when unlabelled', () => {

@@ -60,6 +60,8 @@ const CODE_FAMILIES: readonly CodeFamily[] = [
     label: [
       String.raw`one[- ]?time[- ](?:pass)?(?:code|password|pin)`,
       String.raw`verification|verify`,
+      String.raw`(?:six|seven|eight|6|7|8)[ -]digits?(?: code| number| pin)?`,
+      String.raw`digits (?:you|we|they) (?:sent|texted|emailed)`,
       'otp',
       'totp',
       String.raw`(?:verification|verify|authentication|auth|2fa|mfa|two[- ]factor|login|log[- ]in|sign[- ]?in|sms|text|security|access|confirmation)[ -]code`,
@@ -129,6 +131,11 @@ function valueAfter(text: string, from: number, family: CodeFamily): Hit | null 
   for (let step = 0; step < 14 && pos < text.length; step += 1) {
     const run = startsNumber(text, pos) ? readDigitRun(text, pos) : null;
     if (run) return hitFor(text, run, family);
+    const aside = skipAside(text, pos);
+    if (aside !== pos) {
+      pos = aside;
+      continue;
+    }
     WORD.lastIndex = pos;
     const m = WORD.exec(text);
     if (!m || m[0].trim() === '') return null;
@@ -137,6 +144,14 @@ function valueAfter(text: string, from: number, family: CodeFamily): Hit | null 
     pos += m[0].length;
   }
   return null;
+}
+
+// A short aside between a label and its value: "card security code (CVV): 737".
+const ASIDE = /[^\S\n]*\([^()\n]{1,40}\)/y;
+/** Where the text goes on after an aside at `at`, or `at` when there is none. */
+function skipAside(text: string, at: number): number {
+  ASIDE.lastIndex = at;
+  return ASIDE.exec(text) ? ASIDE.lastIndex : at;
 }
 
 /** True when a digit or a number word starts at `at` (after blanks). */
@@ -158,7 +173,7 @@ function hitFor(text: string, run: { digits: string; start: number; end: number 
 
 // "482913 is my code", "7 3 7 is the CVV", "seven three seven = cvv".
 const BEFORE_LABEL =
-  /(?:[^\S\n]+(?:is|was|are|es|est|ist|è|é|e)|[^\S\n]*[:=\-–—])[^\S\n]+(?:(?:my|your|the|our|mi|tu|el|la|mon|ma|votre|le|mein|meine|dein|ihr|der|die|das|il|mio|tuo|o|meu|seu|a|minha|mijn|uw|je|de|het)[^\S\n]+)?$/iu;
+  /(?:[^\S\n]*[:=\-–—(][^\S\n]*(?:(?:that's|that is|this is|it's|which is|is|was)[^\S\n]+)?|[^\S\n]+(?:that's|that is|this is|it's|which is|is|was|are|es|est|c'est|ist|è|é|e)[^\S\n]+)(?:(?:my|your|the|our|mi|tu|el|la|mon|ma|votre|le|mein|meine|dein|ihr|der|die|das|il|mio|tuo|o|meu|seu|a|minha|mijn|uw|je|de|het)[^\S\n]+)?$/iu;
 
 /** The value written just before a label ("482913 is my code"), if any. */
 function valueBefore(text: string, labelStart: number, family: CodeFamily): Hit | null {
@@ -258,6 +273,11 @@ function passwordAfter(text: string, from: number, label: Label, labelStart: num
   // "I changed my password to X": the verb before the label makes "to" the join.
   let previous = SET_BEFORE.test(text.slice(Math.max(0, labelStart - 40), labelStart)) ? 'changed' : '';
   for (let step = 0; step < 12 && pos < text.length; step += 1) {
+    const aside = skipAside(text, pos);
+    if (aside !== pos) {
+      pos = aside;
+      continue;
+    }
     PW_TOKEN.lastIndex = pos;
     const m = PW_TOKEN.exec(text);
     if (!m) return null;
