@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { redactTranscript } from './redact-conversation.js';
 import { RedactionCaseSchema, scoreCase, scoreCorpus, secretSurvives, type RedactionCase } from './redact-corpus.js';
 
 // The dev parts only: the holdouts are scored once, by scripts/score-redaction.ts, and reported
@@ -60,5 +61,14 @@ describe('redaction on the dev corpora', () => {
     expect(score.survivingInPacket).toBeLessThanOrEqual(2);
     expect(score.survivingAtRest).toBeLessThanOrEqual(4);
     for (const r of results) for (const s of [...r.inPacket, ...r.atRest]) expect(s).toMatch(/^\d{6,8}$/);
+  });
+
+  it('is idempotent on every conversation of both: stored twice is stored once, and counts nothing', () => {
+    for (const entry of [...load('own-dev.jsonl'), ...load('blind/secrets-dev.jsonl')]) {
+      const once = redactTranscript(entry.conversation.messages);
+      const twice = redactTranscript(once.items);
+      expect(twice.items).toEqual(once.items);
+      expect(Object.values(twice.counts).every((n) => n === 0)).toBe(true);
+    }
   });
 });
