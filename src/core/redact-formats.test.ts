@@ -96,6 +96,8 @@ describe('one-time codes with spaced or spelled digits, before or after the labe
     ['the six digits are 482913', '482913'],
     ['the digits you sent: 482913', '482913'],
     ['The code is: four-eight-two-nine-one-three', 'four-eight-two-nine-one-three'],
+    ['my code 48-29-13', '48-29-13'],
+    ['G-482913 is your Google verification code', '482913'],
   ])('%s', (text, secret) => expectHidden(text, secret));
 
   it('keeps a code label away from its everyday uses', () => {

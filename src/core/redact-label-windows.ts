@@ -108,7 +108,18 @@ const FILLERS = new Set(
 );
 // For a CVV the way to the value often goes over the card: "the numbers on the back of my card are 737".
 const CVV_FILLERS = new Set('on at from back of card the my'.split(' '));
-const DATE_SHAPE = /^(?:\d{1,2}[-./]\d{1,2}[-./]\d{2,4}|\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{4})$/;
+/** True for a written date ("12.05.2024", "2024-05-15", "05/2027"): a code's digits are no day, month and year. */
+function looksLikeDate(text: string): boolean {
+  const ymd = /^(\d{4})[-./](\d{1,2})[-./](\d{1,2})$/.exec(text);
+  if (ymd) return Number(ymd[2]) <= 12 && Number(ymd[3]) <= 31;
+  const dmy = /^(\d{1,2})[-./](\d{1,2})[-./](\d{2}|\d{4})$/.exec(text);
+  if (dmy) {
+    const [a, b] = [Number(dmy[1]), Number(dmy[2])];
+    return a <= 31 && b <= 31 && (a <= 12 || b <= 12);
+  }
+  const my = /^(\d{1,2})[-./](\d{4})$/.exec(text);
+  return my !== null && Number(my[1]) <= 12;
+}
 
 const WORD = /[^\S\n]*(?:(?<word>[\p{L}'’.]*[\p{L}](?:[:'’]|\b)?)|(?<punct>[:=#>→\-–—"'“”‘’«»`]+))/uy;
 
@@ -166,7 +177,7 @@ function startsNumber(text: string, at: number): boolean {
 function hitFor(text: string, run: { digits: string; start: number; end: number }, family: CodeFamily): Hit | null {
   const n = run.digits.length;
   if (n < family.min || n > family.max) return null;
-  if (DATE_SHAPE.test(text.slice(run.start, run.end))) return null;
+  if (looksLikeDate(text.slice(run.start, run.end))) return null;
   const marker = family.kind === 'card' ? redactionMarker('card', run.digits.slice(-4)) : redactionMarker(family.kind);
   return { start: run.start, end: run.end, marker, kind: family.kind };
 }
@@ -179,7 +190,8 @@ const BEFORE_LABEL =
 function valueBefore(text: string, labelStart: number, family: CodeFamily): Hit | null {
   if (family.kind === 'card') return null;
   const windowStart = Math.max(0, labelStart - 80);
-  const prefix = text.slice(windowStart, labelStart);
+  // "482913 is your Google verification code": a name may stand before the label.
+  const prefix = text.slice(windowStart, labelStart).replace(/(?<=[^\S\n])[A-Z][\w-]{1,20}[^\S\n]+$/, '');
   const connector = BEFORE_LABEL.exec(prefix);
   if (!connector) return null;
   const runEnd = windowStart + connector.index;
