@@ -1,6 +1,6 @@
 import { redactCards } from './redact-cards.js';
 import { isRedactionMarker, redactFieldValue, redactionMarker, type RedactionCounts, type RedactionKind, type RedactionCounter } from './redact-fields.js';
-import { looksRandom, redactCodeWindows, redactPasswordWindows, redactSecretWindows } from './redact-label-windows.js';
+import { isJsonKey, looksRandom, NOT_SECRET_CODE_WORDS, redactCodeWindows, redactPasswordWindows, redactSecretWindows } from './redact-label-windows.js';
 import { isNumberWord } from './redact-number-words.js';
 import { redactNinos, redactSsnShapes } from './redact-national-ids.js';
 
@@ -119,7 +119,7 @@ const TOKENLIKE = String.raw`[A-Za-z0-9._~+/=-]{6,}`;
 const GAP = String.raw`(?:[^\S\n]+(?:you|i|we|they|u|sent|texted|emailed|got|received|just|me|number|no\.?|num|now|here|that|which|it's|its|the|code|for|my|account)){0,6}?`;
 const JOIN = String.raw`(?<join>[^\S\n]*(?:["'\`]?[^\S\n]*(?::|=>|=|->|-|#|\bis\b|\bwas\b|\bare\b|\bwould be\b|\bshould be\b|\bof\b)[^\S\n]*)?["'“\`]?)`;
 // "code" alone labels a one-time code, except in the many everyday phrases where it does not.
-const NOT_SECRET_CODE = String.raw`(?<!\b(?:zip|postal|post|area|country|airport|promo|promotion|promotional|discount|coupon|voucher|gift|referral|reservation|booking|confirmation|product|item|tracking|error|status|response|exit|sort|swift|bic|bank|routing|dial|iata|icao|fare|class|tax|hs|sku|colou?r|qr|bar|source|region|language|currency|reason|access|event|offer|campaign|store|branch|station|locker|door|gate|seat)[\s_-]?)`;
+const NOT_SECRET_CODE = String.raw`(?<!\b(?:${NOT_SECRET_CODE_WORDS})[\s_:-]{0,3})`;
 
 const textual = (v: string, connected: boolean) => {
   const word = v.replace(/[.,;:!?)]+$/, '');
@@ -240,6 +240,9 @@ function redactPairs(text: string, count: Counter): string {
       const key = m.groups?.['key'];
       const value = group ? m.groups?.[group] : undefined;
       if (!group || key === undefined || value === undefined) return null;
+      // A one-time code is a string (it may start with 0); a JSON number under `code` is a status
+      // or error code (`{"error": {"code": 4001}}`).
+      if (group === 'v3' && pattern === JSON_PAIR && /^code$/i.test(key)) return null;
       const found = redactFieldValue(key, value);
       if (!found) return null;
       // An unquoted "SSN: 123 45 6789" or "iban: NL91 ABNA …" continues past the first space;
@@ -248,7 +251,8 @@ function redactPairs(text: string, count: Counter): string {
       // "CVV: 7 3 7", "code: 48 29 13", "pin: four two…": the label windows read the whole value.
       if (group === 'v3' && pattern !== JSON_PAIR && continuesAsNumber(out, m.index + m[0].length)) return null;
       count(found.kind, value);
-      return replaceGroup(m, group, found.marker);
+      // A bare JSON number becomes a string, so that the JSON stays JSON.
+      return replaceGroup(m, group, group === 'v3' && pattern === JSON_PAIR ? JSON.stringify(found.marker) : found.marker);
     });
   }
   return out;
@@ -261,6 +265,7 @@ function redactLabelled(text: string, count: Counter): string {
       const group = m.groups?.['qv'] !== undefined ? 'qv' : 'v';
       const raw = m.groups?.[group];
       if (raw === undefined || isRedactionMarker(raw)) return null;
+      if (isJsonKey(out, m.index, m.index + (m.groups?.['label']?.length ?? 0))) return null;
       const connected = /[:=#-]|\b(?:is|was|are|be|of)\b|["'“`]/.test(m.groups?.['join'] ?? '');
       if (rule.accept && !rule.accept(raw, connected || group === 'qv')) return null;
       // Keep sentence punctuation that the word-like value pattern picked up.

@@ -109,6 +109,8 @@ describe('one-time codes with spaced or spelled digits, before or after the labe
       'promo code 2024 applied',
       'order 7731 the code is wrong',
       'Order 48291, the code is wrong',
+      'Error: code 4001',
+      '{"error": {"code": 4001, "message": "card declined"}}',
       '482913 code',
     ]) {
       expect(redactText(text).text).toBe(text);
@@ -202,5 +204,12 @@ describe('a short reply is read as the answer to the question before it', () => 
   it('keeps the answer to an ordinary question', () => {
     expect(redactText('19122', { answers: 'What is your zip code?' }).text).toBe('19122');
     expect(redactText('order 7731', { answers: 'Which order is it?' }).text).toBe('order 7731');
+  });
+});
+
+describe('JSON held as text stays JSON', () => {
+  it('quotes a marker that replaces a bare number', () => {
+    const out = redactText('{"cvv": 737, "pin": 4821, "amount": 12.5, "otp": "048213"}').text;
+    expect(JSON.parse(out)).toEqual({ cvv: '[cvv]', pin: '[password]', amount: 12.5, otp: '[otp]' });
   });
 });

@@ -66,7 +66,7 @@ const CODE_FAMILIES: readonly CodeFamily[] = [
       'totp',
       String.raw`(?:verification|verify|authentication|auth|2fa|mfa|two[- ]factor|login|log[- ]in|sign[- ]?in|sms|text|security|access|confirmation)[ -]code`,
       'passcode',
-      String.raw`(?<!(?:${NOT_SECRET_CODE_WORDS})[\s_-]?)code`,
+      String.raw`(?<!(?:${NOT_SECRET_CODE_WORDS})[\s_:-]{0,3})code`,
       String.raw`c[oó]digo(?: de (?:verificaci[oó]n|confirmaci[oó]n|acceso|verifica[cç][aã]o|confirma[cç][aã]o|un solo uso))?`,
       String.raw`code de (?:v[eé]rification|confirmation|validation)`,
       String.raw`(?:best[aä]tigungs|verifizierungs|einmal|sms[- ]?|anmelde)code`,
@@ -212,7 +212,7 @@ export function redactCodeWindows(text: string, count: Counter): string {
     const hits: Hit[] = [];
     pattern.lastIndex = 0;
     for (let m = pattern.exec(out); m !== null; m = pattern.exec(out)) {
-      if (insideMarker(out, m.index)) continue;
+      if (insideMarker(out, m.index) || isJsonKey(out, m.index, m.index + m[0].length)) continue;
       const hit = valueAfter(out, m.index + m[0].length, family) ?? valueBefore(out, m.index, family);
       const last = hits.at(-1);
       if (hit && (!last || hit.start >= last.end) && !isRedactionMarker(out.slice(hit.start, hit.end))) hits.push(hit);
@@ -224,6 +224,14 @@ export function redactCodeWindows(text: string, count: Counter): string {
 
 /** A label word that is the name inside a marker (`[password]`, `[otp]`) labels nothing. */
 const insideMarker = (text: string, at: number) => text.charAt(at - 1) === '[';
+
+/**
+ * True when the label at `start`–`end` is a whole JSON key (`"code": 4001`): the field rules,
+ * which know a number under `code` is a status code, decide those.
+ */
+export function isJsonKey(text: string, start: number, end: number): boolean {
+  return /["']$/.test(text.slice(Math.max(0, start - 1), start)) && /^["']\s*:/.test(text.slice(end, end + 8));
+}
 
 function apply(text: string, hits: readonly Hit[], count: Counter): string {
   let out = '';

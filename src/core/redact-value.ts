@@ -66,7 +66,9 @@ const VALUE_KEYS = new Set(['value', 'val', 'data', 'input', 'text', 'answer', '
 export function walkValue(value: unknown, fieldName: string | undefined, count: RedactionCounter): unknown {
   if (typeof value === 'string' || typeof value === 'number') {
     const text = String(value);
-    const field = fieldName === undefined ? null : redactFieldValue(fieldName, text);
+    // A one-time code is a string (it may start with 0); a number under `code` is a status or error code.
+    const numericCode = typeof value === 'number' && fieldName !== undefined && /^code$/i.test(fieldName);
+    const field = fieldName === undefined || numericCode ? null : redactFieldValue(fieldName, text);
     if (field) {
       count(field.kind, text.trim());
       return field.marker;
