@@ -1,6 +1,7 @@
 import { redactCards } from './redact-cards.js';
 import { isRedactionMarker, redactFieldValue, redactionMarker, type RedactionCounts, type RedactionKind, type RedactionCounter } from './redact-fields.js';
-import { isJsonKey, looksRandom, NOT_SECRET_CODE_WORDS, redactCodeWindows, redactPasswordWindows, redactSecretWindows } from './redact-label-windows.js';
+import { isJsonKey, NOT_SECRET_CODE_WORDS, redactCodeWindows } from './redact-label-windows.js';
+import { looksRandom, redactPasswordWindows, redactSecretWindows } from './redact-word-windows.js';
 import { isNumberWord } from './redact-number-words.js';
 import { redactNinos, redactSsnShapes } from './redact-national-ids.js';
 
