@@ -138,6 +138,8 @@ describe('passwords after any label', () => {
     ["my pwd's hunter2", 'hunter2'],
     ['password (case sensitive): Hunter2', 'Hunter2'],
     ['PASSWORD: SUNSHINE2024', 'SUNSHINE2024'],
+    ['Sunshine2024 is my password', 'Sunshine2024'],
+    ["hunter2 - that's the new pw", 'hunter2'],
   ])('%s', (text, secret) => expectHidden(text, secret));
 
   it('keeps talk about a password', () => {
@@ -148,6 +150,8 @@ describe('passwords after any label', () => {
       'Can you pass this to a human?',
       'my boarding pass says seat 14C',
       'the password field is required',
+      'I reset it yesterday, is my password ok?',
+      'That is my password',
     ]) {
       expect(redactText(text).text).toBe(text);
     }

@@ -110,6 +110,20 @@ function passwordAfter(text: string, from: number, label: Label, labelStart: num
   return null;
 }
 
+// "Sunshine2024 is my password", "hunter2 - that's the new pw".
+const PASSWORD_BEFORE =
+  /(?<![^\s"'(])(?<v>[^\s"'“”()[\]]{3,63}[^\s"'“”()[\],.;:])(?:[^\S\n]*[:=\-–—][^\S\n]*(?:(?:that's|that is|it's|which is|is|was)[^\S\n]+)?|[^\S\n]+(?:is|was|that's|that is|it's|es|est|ist|è|é)[^\S\n]+)(?:(?:my|your|the|our|mi|mon|ma|mein|meine|il|mio|o|a|meu|minha|mijn)[^\S\n]+)?(?:(?:new|current|old|temporary|temp|account|login)[^\S\n]+)?$/iu;
+
+/** A password written just before its label, when it looks made up (letters with digits or symbols). */
+function passwordBefore(text: string, labelStart: number): Hit | null {
+  const windowStart = Math.max(0, labelStart - 90);
+  const m = PASSWORD_BEFORE.exec(text.slice(windowStart, labelStart));
+  const value = m?.groups?.['v'];
+  if (!m || value === undefined || !passwordLike(value) || isRedactionMarker(value)) return null;
+  const start = windowStart + m.index;
+  return { start, end: start + value.length, marker: redactionMarker('password'), kind: 'password' };
+}
+
 /** Replaces the values that password labels introduce and reports each to `count`. */
 export function redactPasswordWindows(text: string, count: Counter): string {
   const hits: Hit[] = [];
@@ -119,7 +133,7 @@ export function redactPasswordWindows(text: string, count: Counter): string {
     // "pass" alone is an ordinary word; it labels a password only with a ':' or 'is' after it. An
     // abbreviation ("pwd hunter", "pw Winter22") is only ever used to label one.
     const label: Label = /^p[a@4][s$5]{2}$/i.test(m[0]) ? 'needs-join' : m.groups?.['abbr'] !== undefined ? 'abbreviation' : 'word';
-    const hit = passwordAfter(text, m.index + m[0].length, label, m.index);
+    const hit = passwordAfter(text, m.index + m[0].length, label, m.index) ?? passwordBefore(text, m.index);
     const last = hits.at(-1);
     if (hit && (!last || hit.start >= last.end)) {
       hits.push(hit);
