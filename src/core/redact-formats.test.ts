@@ -97,6 +97,7 @@ describe('one-time codes with spaced or spelled digits, before or after the labe
     ['the digits you sent: 482913', '482913'],
     ['The code is: four-eight-two-nine-one-three', 'four-eight-two-nine-one-three'],
     ['my code 48-29-13', '48-29-13'],
+    ['When the agent texts you a code, the code you receive is 256732.', '256732'],
     ['G-482913 is your Google verification code', '482913'],
   ])('%s', (text, secret) => expectHidden(text, secret));
 
@@ -110,6 +111,7 @@ describe('one-time codes with spaced or spelled digits, before or after the labe
       'order 7731 the code is wrong',
       'Order 48291, the code is wrong',
       'Error: code 4001',
+      'The customer cannot pass the one-time-code check: hand off to a human',
       '{"error": {"code": 4001, "message": "card declined"}}',
       '482913 code',
     ]) {

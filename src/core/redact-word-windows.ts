@@ -99,7 +99,8 @@ function passwordAfter(text: string, from: number, label: Label, labelStart: num
     } else if (connected || (step === 0 && (label === 'abbreviation' ? word.length >= 4 : label === 'word' && passwordLike(word)))) {
       const start = tokStart + lead.length;
       return { start, end: start + word.length, marker: redactionMarker('password'), kind: 'password' };
-    } else if ((skipped += 1) > 2) {
+    } else if (label === 'needs-join' || (skipped += 1) > 2) {
+      // "pass" needs its join at once: "cannot pass the one-time-code check: hand off" is a sentence.
       return null;
     }
     if (!PASSWORD_FILLERS.has(lower)) previous = lower;
