@@ -1,13 +1,12 @@
 import { z } from 'zod';
 import { packetFacts, type PacketFact } from './packet-facts.js';
 import { identifyCustomer, inferToolKind, isHandoffTool, ToolKindSchema } from './packet-tools.js';
-import { redactText, redactValue } from './redact.js';
+import { redactValue } from './redact.js';
+import { createConversationRedactor, type ConversationRedactor } from './redact-conversation.js';
 import {
   addRedactionCounts,
   emptyRedactionCounts,
   REDACTION_KINDS,
-  redactFieldValue,
-  redactionMarker,
   type RedactionCounts,
   type RedactionKind,
 } from './redact-fields.js';
@@ -73,8 +72,16 @@ export const ContextPacketSchema = z.object({
   suggested_next_step: z.string(),
   summary: z.object({ text: z.string(), written_by: z.literal('model') }).nullable(),
   transcript_ref: z.string().nullable(),
-  /** How many values of each kind were redacted from what the packet was built from. */
-  redactions: z.record(z.enum(REDACTION_KINDS), z.number().int().nonnegative()),
+  /**
+   * How many values of each kind were redacted from what the packet was built from. A kind added
+   * since a packet was stored (`nino`) reads as 0 there.
+   */
+  redactions: z.object(
+    Object.fromEntries(REDACTION_KINDS.map((kind) => [kind, z.number().int().nonnegative().default(0)])) as Record<
+      RedactionKind,
+      z.ZodDefault<z.ZodNumber>
+    >,
+  ),
 });
 /** The context packet handed to a human. */
 export type ContextPacket = z.infer<typeof ContextPacketSchema>;
@@ -113,18 +120,6 @@ const oneLine = (text: string, max: number) => {
 const SMALL_TALK =
   /^(?:(?:hi|hello|hey|hiya|good (?:morning|afternoon|evening)|thanks?(?: you)?|thank you|ok(?:ay)?|yes|no|sure|there|again)\b[\s,.!?]*)+$/i;
 
-// What the agent just asked for decides what a bare reply like "482913" is.
-const ASKED_FOR: ReadonlyArray<readonly [RegExp, RedactionKind, RegExp]> = [
-  [/\b(?:cvv|cvc|security code)\b/i, 'cvv', /(?<!\d)\d{3,4}(?!\d)/g],
-  // Not "what is your zip code?": the answer to that is an ordinary number.
-  [
-    /\b(?:otp|passcode|one[- ]time|verification|2fa)\b|(?<!\b(?:zip|postal|post|area|promo|discount|coupon|reservation|confirmation|booking|country|error)[\s_-]?)\bcode\b/i,
-    'otp',
-    /(?<!\d)\d{4,8}(?!\d)/g,
-  ],
-  [/\bpin\b/i, 'password', /(?<!\d)\d{4,8}(?!\d)/g],
-];
-
 /**
  * Builds the context packet for a hand-off. Pure: the same input gives the same packet. The tool
  * log decides who the customer is, whether they are verified, the facts and the actions; the
@@ -137,8 +132,10 @@ export function buildContextPacket(input: ContextPacketInput): ContextPacket {
   const counts = emptyRedactionCounts();
   const lists = { read: input.readTools ?? [], write: input.writeTools ?? [] };
   const items = input.items;
-  const texts = items.map((_, i) => safeText(items, i, counts));
-  const secrets = new Map<string, string>();
+  // One redactor for the whole log: a value hidden anywhere (a code the customer typed, then sent
+  // to `verify_otp`) is hidden wherever else it appears, before or after.
+  const redactor = createConversationRedactor();
+  const texts = items.map((_, i) => safeText(items, i, redactor, counts));
 
   const actions: PacketAction[] = [];
   const facts: PacketFact[] = [];
@@ -146,24 +143,22 @@ export function buildContextPacket(input: ContextPacketInput): ContextPacket {
   let handoffSummary: string | null = null;
   items.forEach((item, at) => {
     if (item.role !== 'tool') return;
-    collectSecrets(item.arguments, secrets);
     const parsed = parseJson(item.output);
-    if (parsed.ok) collectSecrets(parsed.value, secrets);
+    const args = redactor.arguments(item.arguments);
     if (isHandoffTool(item.name)) {
       const s = item.arguments['summary'];
       if (typeof s === 'string' && s.trim() !== '') handoffSummary = s;
       return;
     }
-    const args = redactValue(item.arguments);
     addRedactionCounts(counts, args.counts);
     const kind = inferToolKind(item.name, lists);
-    const argsValue = args.value as Record<string, unknown>;
+    const argsValue = args.arguments;
     if (!item.ok) {
       actions.push({ status: 'failed', tool: item.name, kind, arguments: argsValue, error: oneLine(item.output, 300), at });
       return;
     }
     actions.push({ status: 'succeeded', tool: item.name, kind, arguments: argsValue, at });
-    const output = parsed.ok ? redactValue(parsed.value) : { value: item.output, counts: redactText(item.output).counts };
+    const output = parsed.ok ? redactor.value(parsed.value) : { value: item.output, counts: redactor.text(item.output).counts };
     addRedactionCounts(counts, output.counts);
     const found = packetFacts(item.name, at, output.value, parsed.ok);
     omitted += found.omitted;
@@ -208,31 +203,23 @@ export function buildContextPacket(input: ContextPacketInput): ContextPacket {
     transcript_ref: input.transcriptRef ?? null,
   };
   // The last pass: values known to be secret from field names, then every string as text.
-  const scrubbed = scrub(draft, secrets, counts);
-  const final = redactValue(scrubbed);
+  const scrubbed = redactor.scrub(draft);
+  addRedactionCounts(counts, scrubbed.counts);
+  const final = redactValue(scrubbed.value);
   addRedactionCounts(counts, final.counts);
   // The counts join last: their keys are field names like `cvv` that redaction would hide.
   return ContextPacketSchema.parse({ ...(final.value as object), redactions: { ...counts } });
 }
 
-/**
- * A turn's text, redacted. A short customer reply to an agent that just asked for a code, CVV or
- * PIN ("482913") has no label of its own: the question is its label.
- */
-function safeText(items: readonly TranscriptItem[], i: number, counts: RedactionCounts): string {
+/** A turn's text, redacted; a customer's reply is read as the answer to the agent's turn before it. */
+function safeText(items: readonly TranscriptItem[], i: number, redactor: ConversationRedactor, counts: RedactionCounts): string {
   const item = items[i];
   if (!item || item.role === 'tool') return '';
-  const redacted = redactText(item.text);
-  addRedactionCounts(counts, redacted.counts);
   const previous = items[i - 1];
-  if (item.role !== 'customer' || previous?.role !== 'agent' || item.text.length > 80) return redacted.text;
-  const asked = ASKED_FOR.find(([question]) => question.test(previous.text));
-  if (!asked) return redacted.text;
-  const [, kind, digits] = asked;
-  return redacted.text.replace(digits, () => {
-    counts[kind] += 1;
-    return redactionMarker(kind);
-  });
+  const answers = item.role === 'customer' && previous?.role === 'agent' ? previous.text : undefined;
+  const redacted = redactor.text(item.text, answers === undefined ? {} : { answers });
+  addRedactionCounts(counts, redacted.counts);
+  return redacted.text;
 }
 
 type JsonParse = { ok: true; value: unknown } | { ok: false };
@@ -245,46 +232,6 @@ function parseJson(text: string): JsonParse {
   } catch {
     return { ok: false };
   }
-}
-
-/** Gathers the raw values of sensitive fields, so that the same value is hidden wherever it reappears. */
-function collectSecrets(value: unknown, into: Map<string, string>, key?: string): void {
-  if (Array.isArray(value)) value.forEach((v) => collectSecrets(v, into, key));
-  else if (value !== null && typeof value === 'object') Object.entries(value).forEach(([k, v]) => collectSecrets(v, into, k));
-  else if ((typeof value === 'string' || typeof value === 'number') && key !== undefined) {
-    const text = String(value).trim();
-    const found = redactFieldValue(key, text);
-    // Very short values ("123") would also erase ordinary numbers everywhere; their own field still hides them.
-    if (found && text.length >= 4) into.set(text, found.marker);
-  }
-}
-
-function scrub<T>(value: T, secrets: Map<string, string>, counts: Record<RedactionKind, number>): T {
-  if (secrets.size === 0) return value;
-  // Whole tokens only: a code 4821 must not eat into order #W4821993.
-  const ordered = [...secrets]
-    .sort((a, b) => b[0].length - a[0].length)
-    .map(([secret, marker]) => ({
-      pattern: new RegExp(String.raw`(?<![A-Za-z0-9])${secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z0-9])`, 'g'),
-      marker,
-      kind: /^\[(\w+)/.exec(marker)?.[1] as RedactionKind,
-    }));
-  const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') {
-      let out = v;
-      for (const { pattern, marker, kind } of ordered) {
-        out = out.replace(pattern, () => {
-          counts[kind] += 1;
-          return marker;
-        });
-      }
-      return out;
-    }
-    if (Array.isArray(v)) return v.map(walk);
-    if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
-    return v;
-  };
-  return walk(value) as T;
 }
 
 const TOOL_NAME = /\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g;

@@ -19,6 +19,7 @@ export * from './constraints.js';
 export * from './findings.js';
 export * from './abuse.js';
 export * from './redact.js';
+export * from './redact-conversation.js';
 export * from './context-packet.js';
 export * from './packet-tools.js';
 export * from './decider-policy.js';

@@ -1,22 +1,15 @@
-import { isRedactionMarker, redactFieldValue, redactionMarker, type RedactionCounts, type RedactionKind } from './redact-fields.js';
+import { redactCards } from './redact-cards.js';
+import { isRedactionMarker, redactFieldValue, redactionMarker, type RedactionCounts, type RedactionKind, type RedactionCounter } from './redact-fields.js';
+import { isJsonKey, NOT_SECRET_CODE_WORDS, redactCodeWindows } from './redact-label-windows.js';
+import { looksRandom, redactPasswordWindows, redactSecretWindows } from './redact-word-windows.js';
+import { isNumberWord } from './redact-number-words.js';
+import { redactNinos, redactSsnShapes } from './redact-national-ids.js';
 
-/** True when `digits` (digits only) passes the Luhn checksum that every payment card number carries. */
-export function luhnValid(digits: string): boolean {
-  if (!/^\d+$/.test(digits)) return false;
-  let sum = 0;
-  let double = false;
-  for (let i = digits.length - 1; i >= 0; i -= 1) {
-    let d = digits.charCodeAt(i) - 48;
-    if (double) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
-    sum += d;
-    double = !double;
-  }
-  return sum % 10 === 0;
-}
+export { luhnValid } from './redact-cards.js';
 
 /** True when `candidate` (spaces and dashes allowed) is an IBAN: 15–34 characters whose ISO 13616 mod-97 check holds. */
 export function ibanValid(candidate: string): boolean {
-  const s = candidate.replace(/[\s-]/g, '').toUpperCase();
+  const s = candidate.replace(/[\s.-]/g, '').toUpperCase();
   if (!/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(s)) return false;
   let rem = 0;
   for (const ch of s.slice(4) + s.slice(0, 4)) {
@@ -25,21 +18,6 @@ export function ibanValid(candidate: string): boolean {
     for (const digit of value) rem = (rem * 10 + (digit.charCodeAt(0) - 48)) % 97;
   }
   return rem === 1;
-}
-
-/** Shannon entropy in bits per character: random keys score high, words and repeated digits low. */
-function entropy(s: string): number {
-  const freq = new Map<string, number>();
-  for (const ch of s) freq.set(ch, (freq.get(ch) ?? 0) + 1);
-  let bits = 0;
-  for (const n of freq.values()) bits -= (n / s.length) * Math.log2(n / s.length);
-  return bits;
-}
-
-/** A string that looks generated rather than written: long, mixed character classes, high entropy. */
-function looksRandom(s: string): boolean {
-  const classes = [/[a-z]/, /[A-Z]/, /\d/].filter((r) => r.test(s)).length;
-  return s.length >= 16 && classes >= 2 && /\d/.test(s) && entropy(s) >= 3;
 }
 
 // Words that follow "password is …" or "token: …" in ordinary talk about a secret, not the secret.
@@ -53,7 +31,7 @@ const STOP_WORDS = new Set(
   ).split(' '),
 );
 
-type Counter = (kind: RedactionKind) => void;
+type Counter = RedactionCounter;
 type Replace = (match: RegExpExecArray) => string | null;
 
 /** Replaces every match of `pattern` (global, with `d` indices) by what `replace` returns; null leaves it. */
@@ -136,13 +114,13 @@ interface LabelRule {
 
 const DIGITS = (min: number, max: number) => String.raw`(?<!\d)\d{${min},${max}}(?!\d|[ -]\d)`;
 const OTP_DIGITS = String.raw`(?:\d{3}[ -]\d{3}|\d{4,8})(?!\d|[ -]\d)`;
-const WORDLIKE = String.raw`[^\s"'“”[\]]{1,100}`;
+const WORDLIKE = String.raw`[^\s"'“”[\]()]{1,100}`;
 const TOKENLIKE = String.raw`[A-Za-z0-9._~+/=-]{6,}`;
 // Words that may stand between a label and its value: "the code I got was 482913".
-const GAP = String.raw`(?:[^\S\n]+(?:you|i|we|they|u|sent|texted|emailed|got|received|just|me|number|no\.?|num|now|here|that|which|it's|its|the|code|for|my|account))*?`;
+const GAP = String.raw`(?:[^\S\n]+(?:you|i|we|they|u|sent|texted|emailed|got|received|just|me|number|no\.?|num|now|here|that|which|it's|its|the|code|for|my|account)){0,6}?`;
 const JOIN = String.raw`(?<join>[^\S\n]*(?:["'\`]?[^\S\n]*(?::|=>|=|->|-|#|\bis\b|\bwas\b|\bare\b|\bwould be\b|\bshould be\b|\bof\b)[^\S\n]*)?["'“\`]?)`;
 // "code" alone labels a one-time code, except in the many everyday phrases where it does not.
-const NOT_SECRET_CODE = String.raw`(?<!\b(?:zip|postal|post|area|country|airport|promo|promotion|promotional|discount|coupon|voucher|gift|referral|reservation|booking|confirmation|product|item|tracking|error|status|response|exit|sort|swift|bic|bank|routing|dial|iata|icao|fare|class|tax|hs|sku|colou?r|qr|bar|source|region|language|currency|reason|access|event|offer|campaign|store|branch|station|locker|door|gate|seat)[\s_-]?)`;
+const NOT_SECRET_CODE = String.raw`(?<!\b(?:${NOT_SECRET_CODE_WORDS})[\s_:-]{0,3})`;
 
 const textual = (v: string, connected: boolean) => {
   const word = v.replace(/[.,;:!?)]+$/, '');
@@ -216,62 +194,21 @@ const LABELS: readonly LabelRule[] = [
 const LABEL_PATTERNS = LABELS.map((rule) => ({
   rule,
   pattern: new RegExp(
-    String.raw`(?<label>${rule.label})${GAP}${JOIN}(?:(?<=["'“\`])(?<qv>${rule.anyQuoted ? String.raw`[^"'“”\`\n]{1,200}` : rule.value})(?=["'”\`])|(?<v>${rule.value}))`,
+    String.raw`(?<label>${rule.label})(?:['’]s(?![A-Za-z]))?${GAP}${JOIN}(?:(?<=["'“\`])(?<qv>${rule.anyQuoted ? String.raw`[^"'“”\`\n]{1,200}` : rule.value})(?=["'”\`])|(?<v>${rule.value}))`,
     'dgi',
   ),
 }));
 
-// A card number was labelled as one even when a digit is mistyped and the checksum fails.
-const CARD_LABEL_BEFORE =
-  /\b(?:card|cc|pan|credit|debit|visa|mastercard|amex)(?:[\s_-]*(?:number|num|no\.?|#))?[\s"':=#-]*(?:is|was)?[\s"':=]*$/i;
-// Digit groups joined by one kind of separator, and not the decimals of an amount (tau2 writes
-// 113.71000000000004). Which groups may form a card is decided per window below.
-const DIGIT_RUN = /(?<!\d|\d[.,])\d{3,19}(?:(?<sep>[ -])\d{1,19}(?:\k<sep>\d{1,19}){0,7})?(?!\d|[.,]\d)/dg;
-const IBAN_RUN = /\b[A-Z]{2}\d{2}(?:[ -]?[A-Z0-9]){11,40}/dgi;
-const SSN_SHAPE = /(?<![\d-])\d{3}-\d{2}-\d{4}(?![\d-])/dg;
-
-function redactCards(text: string, count: Counter): string {
-  return substitute(text, DIGIT_RUN, (m) => {
-    const groups = [...m[0].matchAll(/\d+/g)].map((g) => ({ digits: g[0], start: g.index, end: g.index + g[0].length }));
-    const labelled = CARD_LABEL_BEFORE.test(text.slice(Math.max(0, m.index - 40), m.index));
-    let out = '';
-    let last = 0;
-    let changed = false;
-    for (let i = 0; i < groups.length; i += 1) {
-      // The longest window of whole groups from here that is 13–19 digits and passes Luhn.
-      for (let j = groups.length - 1; j >= i; j -= 1) {
-        const digits = groups
-          .slice(i, j + 1)
-          .map((g) => g.digits)
-          .join('');
-        if (digits.length < 13 || digits.length > 19) continue;
-        // Cards are written in groups of 3 or more, the last one aside ("4222 2222 2222 2"): a
-        // date's or a list's 2-digit groups never start or sit inside a card.
-        if (groups.slice(i, j).some((g) => g.digits.length < 3)) continue;
-        if (!luhnValid(digits) && !(labelled && i === 0 && j === groups.length - 1)) continue;
-        const first = groups[i];
-        const end = groups[j];
-        if (!first || !end) break;
-        out += m[0].slice(last, first.start) + redactionMarker('card', digits.slice(-4));
-        last = end.end;
-        count('card');
-        changed = true;
-        i = j;
-        break;
-      }
-    }
-    return changed ? out + m[0].slice(last) : null;
-  });
-}
+const IBAN_RUN = /\b[A-Z]{2}\d{2}(?:[ .-]?[A-Z0-9]){11,40}/dgi;
 
 function redactIbans(text: string, count: Counter): string {
   return substitute(text, IBAN_RUN, (m) => {
     // The run may swallow a following word ("… 3000 AT"); the longest prefix that checks out wins.
     for (let end = m[0].length; end >= 15; end -= 1) {
       const candidate = m[0].slice(0, end);
-      if (/[\s-]$/.test(candidate) || !ibanValid(candidate)) continue;
-      count('iban');
-      const compact = candidate.replace(/[\s-]/g, '').toUpperCase();
+      if (/[\s.-]$/.test(candidate) || !ibanValid(candidate)) continue;
+      count('iban', candidate);
+      const compact = candidate.replace(/[\s.-]/g, '').toUpperCase();
       return redactionMarker('iban', compact.slice(-4)) + m[0].slice(end);
     }
     return null;
@@ -283,11 +220,17 @@ function redactShapes(text: string, count: Counter): string {
   for (const { kind, pattern, group } of SHAPES) {
     out = substitute(out, pattern, (m) => {
       if (isRedactionMarker(group ? (m.groups?.[group] ?? '') : m[0])) return null;
-      count(kind);
+      count(kind, group ? (m.groups?.[group] ?? '') : m[0]);
       return group ? replaceGroup(m, group, redactionMarker(kind)) : redactionMarker(kind);
     });
   }
   return out;
+}
+
+/** True when more digits or number words follow `at`, so that a value cut at a blank is only its first piece. */
+function continuesAsNumber(text: string, at: number): boolean {
+  const next = /^[^\S\n]*[-–—.·/]?[^\S\n]*(?:(\d)|(\p{L}+))/u.exec(text.slice(at, at + 40));
+  return next !== null && (next[1] !== undefined || isNumberWord(next[2] ?? ''));
 }
 
 function redactPairs(text: string, count: Counter): string {
@@ -298,13 +241,19 @@ function redactPairs(text: string, count: Counter): string {
       const key = m.groups?.['key'];
       const value = group ? m.groups?.[group] : undefined;
       if (!group || key === undefined || value === undefined) return null;
+      // A one-time code is a string (it may start with 0); a JSON number under `code` is a status
+      // or error code (`{"error": {"code": 4001}}`).
+      if (group === 'v3' && pattern === JSON_PAIR && /^code$/i.test(key)) return null;
       const found = redactFieldValue(key, value);
       if (!found) return null;
       // An unquoted "SSN: 123 45 6789" or "iban: NL91 ABNA …" continues past the first space;
       // the shape detectors below take those whole.
-      if (group === 'v3' && pattern !== JSON_PAIR && ['card', 'iban', 'ssn'].includes(found.kind)) return null;
-      count(found.kind);
-      return replaceGroup(m, group, found.marker);
+      if (group === 'v3' && pattern !== JSON_PAIR && ['card', 'iban', 'ssn', 'nino'].includes(found.kind)) return null;
+      // "CVV: 7 3 7", "code: 48 29 13", "pin: four two…": the label windows read the whole value.
+      if (group === 'v3' && pattern !== JSON_PAIR && continuesAsNumber(out, m.index + m[0].length)) return null;
+      count(found.kind, value);
+      // A bare JSON number becomes a string, so that the JSON stays JSON.
+      return replaceGroup(m, group, group === 'v3' && pattern === JSON_PAIR ? JSON.stringify(found.marker) : found.marker);
     });
   }
   return out;
@@ -317,41 +266,47 @@ function redactLabelled(text: string, count: Counter): string {
       const group = m.groups?.['qv'] !== undefined ? 'qv' : 'v';
       const raw = m.groups?.[group];
       if (raw === undefined || isRedactionMarker(raw)) return null;
+      if (isJsonKey(out, m.index, m.index + (m.groups?.['label']?.length ?? 0))) return null;
       const connected = /[:=#-]|\b(?:is|was|are|be|of)\b|["'“`]/.test(m.groups?.['join'] ?? '');
       if (rule.accept && !rule.accept(raw, connected || group === 'qv')) return null;
       // Keep sentence punctuation that the word-like value pattern picked up.
       const trail = group === 'v' ? (/[.,;:!?)]+$/.exec(raw)?.[0] ?? '') : '';
-      count(rule.kind);
+      count(rule.kind, raw.slice(0, raw.length - trail.length));
       return replaceGroup(m, group, redactionMarker(rule.kind) + trail);
     });
   }
   return out;
 }
 
-function redactSsns(text: string, count: Counter): string {
-  return substitute(text, SSN_SHAPE, () => {
-    count('ssn');
-    return redactionMarker('ssn');
-  });
+/** Options of {@link redactDetected}. */
+export interface DetectOptions {
+  /** Whether an unlabelled Luhn-valid number may be taken for a card (false inside an id field). */
+  bareCards?: boolean;
 }
 
 /**
  * Runs every detector over `text` in order and reports each redaction to `count`. The order
  * matters: issued keys first (whole), then field pairs and labels (which know what a value is),
- * then the shapes that need no label: IBANs, card numbers, SSNs.
+ * then the label windows (values spelled out or spaced), then the shapes that need no label:
+ * IBANs, card numbers, SSNs and National Insurance numbers.
  */
-export function redactDetected(text: string, count: Counter): string {
+export function redactDetected(text: string, count: Counter, options: DetectOptions = {}): string {
   let out = redactShapes(text, count);
   out = redactPairs(out, count);
   out = redactLabelled(out, count);
+  out = redactCodeWindows(out, count);
+  out = redactPasswordWindows(out, count);
+  out = redactSecretWindows(out, count);
   out = redactIbans(out, count);
-  out = redactCards(out, count);
-  return redactSsns(out, count);
+  out = redactCards(out, count, { bare: options.bareCards ?? true });
+  out = redactSsnShapes(out, count);
+  return redactNinos(out, count);
 }
 
 /** The counts-object form of a counter. */
-export function counterFor(counts: RedactionCounts): Counter {
-  return (kind) => {
+export function counterFor(counts: RedactionCounts, also?: RedactionCounter): Counter {
+  return (kind, value) => {
     counts[kind] += 1;
+    also?.(kind, value);
   };
 }

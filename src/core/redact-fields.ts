@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { readDigitRun } from './redact-number-words.js';
 
 /**
  * The kinds of value redaction hides: payment card numbers, card security codes, one-time codes,
- * passwords (and passphrases and PINs), secrets and API keys, bearer/access tokens, IBANs and US
- * social security numbers.
+ * passwords (and passphrases and PINs), secrets and API keys, bearer/access tokens, IBANs, US
+ * social security numbers and UK National Insurance numbers.
  */
-export const REDACTION_KINDS = ['card', 'cvv', 'otp', 'password', 'secret', 'token', 'iban', 'ssn'] as const;
+export const REDACTION_KINDS = ['card', 'cvv', 'otp', 'password', 'secret', 'token', 'iban', 'ssn', 'nino'] as const;
 /** Schema of one redaction kind. */
 export const RedactionKindSchema = z.enum(REDACTION_KINDS);
 /** One redaction kind. */
@@ -13,9 +14,15 @@ export type RedactionKind = z.infer<typeof RedactionKindSchema>;
 /** How many values of each kind were redacted. */
 export type RedactionCounts = Record<RedactionKind, number>;
 
+/**
+ * Told of every value a detector replaces: its kind and the text it replaced. Redaction counts
+ * with it, and a conversation's redactor remembers the values to hide their echoes later.
+ */
+export type RedactionCounter = (kind: RedactionKind, value: string) => void;
+
 /** A count of zero for every kind. */
 export function emptyRedactionCounts(): RedactionCounts {
-  return { card: 0, cvv: 0, otp: 0, password: 0, secret: 0, token: 0, iban: 0, ssn: 0 };
+  return { card: 0, cvv: 0, otp: 0, password: 0, secret: 0, token: 0, iban: 0, ssn: 0, nino: 0 };
 }
 
 /** Adds `from` into `into` and returns `into`. */
@@ -32,7 +39,7 @@ export function redactionMarker(kind: RedactionKind, lastFour?: string): string 
   return lastFour ? `[${kind} ••••${lastFour}]` : `[${kind}]`;
 }
 
-const MARKER = /^\[(?:(?:card|iban) ••••[0-9A-Z]{4}|cvv|otp|password|secret|token|ssn)\]$/;
+const MARKER = /^\[(?:(?:card|iban) ••••[0-9A-Z]{4}|cvv|otp|password|secret|token|ssn|nino)\]$/;
 
 /** True for a value that is already a redaction marker, so that redacting twice changes nothing. */
 export function isRedactionMarker(value: string): boolean {
@@ -44,6 +51,8 @@ export function isRedactionMarker(value: string): boolean {
 const FIELD_SUFFIXES: ReadonlyArray<readonly [string, RedactionKind]> = [
   ['password', 'password'],
   ['passwd', 'password'],
+  ['pwd', 'password'],
+  ['pswd', 'password'],
   ['passphrase', 'password'],
   ['pincode', 'password'],
   ['pinnumber', 'password'],
@@ -91,15 +100,32 @@ const FIELD_SUFFIXES: ReadonlyArray<readonly [string, RedactionKind]> = [
   ['ssn', 'ssn'],
   ['socialsecuritynumber', 'ssn'],
   ['socialsecurity', 'ssn'],
+  ['nino', 'nino'],
+  ['nationalinsurance', 'nino'],
+  ['nationalinsurancenumber', 'nino'],
+  ['nationalinsuranceno', 'nino'],
+  ['ninumber', 'nino'],
 ];
 
 // Short or common names that are sensitive only when the value has the shape of the kind:
 // `code` is an OTP when it holds 4–8 digits (not `"code": 404` or `"code": "SAVE20"`).
-const LOOSE_FIELDS: Readonly<Record<string, readonly [RedactionKind, RegExp]>> = {
-  code: ['otp', /^(?:\d{4,8}|\d{3}[ -]\d{3})$/],
-  pin: ['password', /^\d{4,8}$/],
-  pan: ['card', /^\d(?:[ -]?\d){12,18}$/],
-  pass: ['password', /^\S{4,}$/],
+type Shape = (value: string) => boolean;
+/** A value that is only digits, however written ("482913", "48 29 13", "four eight two…"), of `min`–`max` digits. */
+const digitCount =
+  (min: number, max: number): Shape =>
+  (value) => {
+    // `"code_expires": "2026-05-15"` is a date, not an 8-digit code.
+    if (/^\d{4}[-./]\d{1,2}[-./]\d{1,2}$|^\d{1,2}[-./]\d{1,2}[-./]\d{2,4}$/.test(value)) return false;
+    const run = readDigitRun(value, 0);
+    return run !== null && run.start === 0 && run.end === value.length && run.digits.length >= min && run.digits.length <= max;
+  };
+const word: Shape = (value) => /^\S{4,}$/.test(value);
+const LOOSE_FIELDS: Readonly<Record<string, readonly [RedactionKind, Shape]>> = {
+  code: ['otp', digitCount(4, 8)],
+  pin: ['password', digitCount(4, 8)],
+  pan: ['card', digitCount(13, 19)],
+  pass: ['password', word],
+  pw: ['password', word],
 };
 
 const normalise = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
@@ -118,6 +144,51 @@ export function sensitiveFieldKind(name: string): RedactionKind | null {
   return null;
 }
 
+// Parts of a longer name that make it sensitive when the value has the kind's shape: `otp_sent`,
+// `last_cvv`, `sms_code`, `pin_entered`, `codeSent`. Not next to a word that makes `code` an
+// everyday one (`zip_code`, `error_code`, `sort_code`).
+const DIGIT_CODE = digitCount(4, 8);
+const SHAPED_PARTS: Readonly<Record<string, readonly [RedactionKind, Shape]>> = {
+  otp: ['otp', DIGIT_CODE],
+  totp: ['otp', DIGIT_CODE],
+  passcode: ['otp', DIGIT_CODE],
+  code: ['otp', DIGIT_CODE],
+  cvv: ['cvv', digitCount(3, 4)],
+  cvc: ['cvv', digitCount(3, 4)],
+  pin: ['password', digitCount(4, 8)],
+  ssn: ['ssn', digitCount(9, 9)],
+  card: ['card', digitCount(13, 19)],
+  cc: ['card', digitCount(13, 19)],
+  pan: ['card', digitCount(13, 19)],
+  iban: ['iban', (v) => /^[A-Z]{2}\d{2}(?:[ -]?[A-Z0-9]){11,30}$/i.test(v)],
+  nino: ['nino', (v) => /^[A-Z]{2}[ ]?\d{2}[ ]?\d{2}[ ]?\d{2}[ ]?[A-D]?$/i.test(v)],
+};
+const EVERYDAY_CODE = new Set(
+  'zip postal post area country airport promo discount coupon voucher gift referral reservation booking confirmation product item tracking error status response exit sort swift bic bank routing dial iata icao fare class tax hs sku color colour qr bar source region language currency reason event offer campaign store branch station locker door gate seat'.split(
+    ' ',
+  ),
+);
+
+/** The words of a field name: `otpSent`, `otp_sent` and `OTP-Sent` are all [otp, sent]. */
+const nameParts = (name: string) =>
+  name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((p) => p !== '');
+
+function shapedPartKind(name: string, value: string): RedactionKind | null {
+  const parts = nameParts(name);
+  if (parts.length < 2) return null;
+  for (const part of parts) {
+    const shaped = SHAPED_PARTS[part];
+    if (!shaped || !shaped[1](value)) continue;
+    if (part === 'code' && parts.some((p) => EVERYDAY_CODE.has(p))) continue;
+    return shaped[0];
+  }
+  return null;
+}
+
 // A value that is already masked (`****4242`, `••••`) hides nothing more when masked again.
 const ALREADY_MASKED = /^(?=.*[*•#xX]{2})[*•xX#.\s-]+\d{0,4}$/;
 
@@ -127,12 +198,12 @@ const ALREADY_MASKED = /^(?=.*[*•#xX]{2})[*•xX#.\s-]+\d{0,4}$/;
  * and IBANs keep their last four characters.
  */
 export function redactFieldValue(name: string, value: string): { kind: RedactionKind; marker: string } | null {
-  const kind = sensitiveFieldKind(name);
-  if (!kind) return null;
   const v = value.trim();
+  const kind = sensitiveFieldKind(name) ?? shapedPartKind(name, v);
+  if (!kind) return null;
   if (v === '' || isRedactionMarker(v) || ALREADY_MASKED.test(v)) return null;
   const loose = LOOSE_FIELDS[normalise(name)];
-  if (loose && !loose[1].test(v)) return null;
+  if (loose && !loose[1](v)) return null;
   // `Authorization: Bearer abc`: the scheme word is not the secret; the token after it is.
   if (kind === 'token' && /^(?:bearer|basic|token)$/i.test(v)) return null;
   if (kind === 'card') {

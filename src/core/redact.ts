@@ -1,23 +1,40 @@
 /**
- * Redaction by field type, applied before anything is stored (the context packet, event
- * payloads, exported trajectories). What it hides: payment card numbers (13–19 digits, Luhn
- * checked; the last four stay), CVV/CVC, one-time codes, passwords and PINs, secrets and API
- * keys, bearer/access tokens, IBANs (mod-97 checked) and US SSNs. What it keeps on purpose:
- * order ids, amounts, dates, phone numbers and e-mail addresses (a human taking over needs them
- * to call the customer back or find the account), flight numbers, reservation codes, zip codes,
- * and long numbers that fail the Luhn check. Redaction is idempotent: its markers are never
+ * Redaction of secrets from free text, JSON values and tool arguments. Pure and idempotent:
+ * redacting a redacted text changes nothing and counts nothing, because markers are never
  * redacted again.
  *
- * Known limits, by design: an unlabelled random string (a bare AWS secret key, a hash) is kept,
- * because ids and hashes look the same; a label that comes after its value ("482913 is my code")
- * is not seen here, though the packet builder hides such a value when the agent's question or a
- * tool argument said what it was.
+ * Where it applies, as of this module (see docs/redaction.md): the context packet
+ * (`buildContextPacket` redacts everything it is built from, and hides a value seen anywhere in
+ * the log wherever else it appears); tool outputs that the agent runner writes to the event log.
+ * Customer messages, agent replies, tool arguments, approval requests and decider evidence are
+ * stored as typed until the runtime service calls {@link redactText}, {@link redactArguments} or a
+ * conversation's redactor (`createConversationRedactor`, `redactTranscript`) on them before they
+ * are stored; those are the functions meant for it.
+ *
+ * What it hides: payment card numbers however grouped (13–19 digits, Luhn and issuer-prefix
+ * checked; the last four stay), CVV/CVC, one-time codes and PINs (digits spaced, grouped or
+ * spelled in seven languages, after their label or before it, or as the reply to a question that
+ * asked for them), passwords after any label (`password`, `pw`, `pwd`, `passw0rd`, `passcode`,
+ * `Passwort`, `contraseña`…), secrets, API keys and tokens, IBANs (mod-97 checked; the last four
+ * stay), US SSNs and UK National Insurance numbers (by their format rules). What it keeps on
+ * purpose: order and customer ids, amounts, dates, phone numbers and e-mail addresses (a human
+ * taking over needs them to call the customer back or find the account), tracking numbers, IMEIs,
+ * flight numbers, reservation codes, zip codes, and long numbers that fail the Luhn check or do
+ * not start like a card.
+ *
+ * Known limits: an unlabelled random string (a bare AWS secret key, a hash) is kept, because ids
+ * and hashes look the same; a bare number that nothing names ("it just came through, 587102") is
+ * kept until a later turn names it, which only the packet, built from the whole log, can use.
  */
 
 import { counterFor, redactDetected } from './redact-detectors.js';
-import { emptyRedactionCounts, redactFieldValue, type RedactionCounts } from './redact-fields.js';
+import { emptyRedactionCounts, type RedactionCounter, type RedactionCounts } from './redact-fields.js';
+import { redactAnswer } from './redact-reply.js';
 
-export { ibanValid, luhnValid } from './redact-detectors.js';
+export { cardPrefixValid, luhnValid } from './redact-cards.js';
+export { ibanValid } from './redact-detectors.js';
+export { ninoValid, ssnValid } from './redact-national-ids.js';
+export { redactArguments, redactValue, type RedactedArguments, type RedactedValue } from './redact-value.js';
 export {
   REDACTION_KINDS,
   RedactionKindSchema,
@@ -26,6 +43,7 @@ export {
   isRedactionMarker,
   redactionMarker,
   sensitiveFieldKind,
+  type RedactionCounter,
   type RedactionCounts,
   type RedactionKind,
 } from './redact-fields.js';
@@ -36,45 +54,29 @@ export interface RedactedText {
   counts: RedactionCounts;
 }
 
-/** A JSON value with its sensitive values replaced, and how many of each kind were replaced. */
-export interface RedactedValue {
-  value: unknown;
-  counts: RedactionCounts;
-}
-
-/** Replaces every sensitive value found in free text (sentences, logs, JSON held as text). */
-export function redactText(text: string): RedactedText {
-  const counts = emptyRedactionCounts();
-  return { text: redactDetected(text, counterFor(counts)), counts };
+/** Options of {@link redactText}. */
+export interface RedactTextOptions {
+  /**
+   * The turn this text answers (the agent's question before a customer's reply). A short reply
+   * to a question that asked for a code, CVV, PIN, card number, SSN or password ("482913", "7 3
+   * 7", "Sunshine2024") is redacted as that, though it has no label of its own.
+   */
+  answers?: string;
+  /**
+   * Told of every value replaced, with its kind: how a conversation's redactor remembers what it
+   * hid. The values are the secrets themselves; keep them in memory, never store or log them.
+   */
+  onValue?: RedactionCounter;
 }
 
 /**
- * Walks a JSON value: the whole value of a sensitive field (`password`, `cvv`, `otp`, `api_key`,
- * `access_token`, `card_number`, `iban`, `ssn`…) is replaced, and every other string is redacted
- * as text. `fieldName` is the name the value was found under, when it has one. Numbers under a
- * sensitive name become marker strings; a number that is itself a card number does too.
+ * Replaces every sensitive value found in free text (sentences, logs, JSON held as text).
+ * Idempotent: a redacted text comes back unchanged, with zero counts.
  */
-export function redactValue(value: unknown, fieldName?: string): RedactedValue {
+export function redactText(text: string, options: RedactTextOptions = {}): RedactedText {
   const counts = emptyRedactionCounts();
-  return { value: walk(value, fieldName, counts), counts };
+  const count = counterFor(counts, options.onValue);
+  const redacted = redactDetected(text, count);
+  return { text: options.answers === undefined ? redacted : redactAnswer(redacted, options.answers, count), counts };
 }
 
-function walk(value: unknown, fieldName: string | undefined, counts: RedactionCounts): unknown {
-  if (typeof value === 'string' || typeof value === 'number') {
-    const text = String(value);
-    const field = fieldName === undefined ? null : redactFieldValue(fieldName, text);
-    if (field) {
-      counts[field.kind] += 1;
-      return field.marker;
-    }
-    if (typeof value === 'number' && !Number.isInteger(value)) return value;
-    const redacted = redactDetected(text, counterFor(counts));
-    return redacted === text ? value : redacted;
-  }
-  // An array under a sensitive name (`"otp": ["…", "…"]`) is sensitive item by item.
-  if (Array.isArray(value)) return value.map((item) => walk(item, fieldName, counts));
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, walk(item, key, counts)]));
-  }
-  return value;
-}
