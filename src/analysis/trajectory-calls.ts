@@ -3,7 +3,7 @@
  * calls hand off, which match a gold action, which succeeded, and which established the
  * customer's identity.
  */
-import { isRedactedValue } from '../core/index.js';
+import { isRedactionMarker } from '../core/index.js';
 import { isDeepStrictEqual } from 'node:util';
 import type { Domain, GoldAction } from '../domains/domain.js';
 import { TRANSFER_TOOLS } from '../domains/evaluator.js';
@@ -19,7 +19,11 @@ export function matchesGold(action: GoldAction, call: TrajectoryToolCall): boole
   if (action.name !== call.name) return false;
   const keys = action.compareArgs ?? Object.keys(call.arguments);
   // A value the record never kept (redacted at rest) cannot be shown to differ.
-  return keys.every((k) => isRedactedValue(call.arguments[k]) || isDeepStrictEqual(call.arguments[k], action.arguments[k]));
+  return keys.every(
+    (k) =>
+      (typeof call.arguments[k] === 'string' && isRedactionMarker(call.arguments[k])) ||
+      isDeepStrictEqual(call.arguments[k], action.arguments[k]),
+  );
 }
 
 /** Results of tool calls by call id. */

@@ -30,4 +30,3 @@ export * from './staff.js';
 export * from './runtime-metrics.js';
 export * from './storable-text.js';
 export * from './echo.js';
-export * from './redacted-value.js';

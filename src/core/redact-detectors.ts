@@ -1,5 +1,12 @@
 import { redactCards } from './redact-cards.js';
-import { isRedactionMarker, redactFieldValue, redactionMarker, type RedactionCounts, type RedactionKind, type RedactionCounter } from './redact-fields.js';
+import {
+  isRedactionMarker,
+  redactFieldValue,
+  redactionMarker,
+  type RedactionCounts,
+  type RedactionKind,
+  type RedactionCounter,
+} from './redact-fields.js';
 import { isJsonKey, NOT_SECRET_CODE_WORDS, redactCodeWindows } from './redact-label-windows.js';
 import { looksRandom, redactPasswordWindows, redactSecretWindows } from './redact-word-windows.js';
 import { isNumberWord } from './redact-number-words.js';

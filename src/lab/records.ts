@@ -4,8 +4,9 @@
  * can be re-analysed, compared and audited without running anything again.
  */
 import type { EpisodeLabel, RecordedEpisode } from '../analysis/recorded-episode.js';
+import { redactText } from '../core/index.js';
 import type { TrajectoryMessage } from '../domains/trajectory.js';
-import { defaultRedactor, redactDeep, type Redactor } from '../runtime/service/redactor.js';
+import { createRuntimeRedactor, redactDeep, type Redactor } from '../runtime/service/redactor.js';
 import type { EpisodeResult } from './run-episode.js';
 import type { HandoffVariant, VariantKind } from './variant.js';
 
@@ -41,16 +42,15 @@ export function recordKey(domain: string, taskId: string, variant: HandoffVarian
  * redacts what it stores. The evaluator has scored the raw trajectory already; what is written to
  * disk (and so every report, export and dataset made from it) holds no secret.
  */
-export function redactedMessages(messages: readonly TrajectoryMessage[], redact: Redactor = defaultRedactor): TrajectoryMessage[] {
-  return messages.map((m) =>
-    m.role === 'tool'
-      ? { ...m, content: redact.text(m.content) }
-      : {
-          ...m,
-          content: m.content === null ? null : redact.text(m.content),
-          toolCalls: m.toolCalls.map((c) => ({ ...c, arguments: redact.args(c.arguments) })),
-        },
-  );
+export function redactedMessages(messages: readonly TrajectoryMessage[], redact: Redactor = createRuntimeRedactor()): TrajectoryMessage[] {
+  // One episode is one conversation: read in order, so a bare code is read as the answer it is.
+  const id = 'episode';
+  return messages.map((m) => {
+    if (m.role === 'tool') return { ...m, content: redact.text(m.content, id) };
+    const toolCalls = m.toolCalls.map((c) => ({ ...c, arguments: redact.args(c.arguments, id) }));
+    if (m.content === null) return { ...m, toolCalls };
+    return { ...m, content: m.role === 'user' ? redact.inbound(m.content, id) : redact.outbound(m.content, id), toolCalls };
+  });
 }
 
 /** The record of one finished episode. */
@@ -90,10 +90,10 @@ export function toRecord(
     label,
     termination: result.termination,
     customer_turns: result.customerTurns,
-    evaluation: redactDeep(result.evaluation, defaultRedactor.text) as typeof result.evaluation,
+    evaluation: redactDeep(result.evaluation, (t) => redactText(t).text) as typeof result.evaluation,
     handoff: result.handoff && {
       ...result.handoff,
-      evidence: result.handoff.evidence === null ? null : defaultRedactor.text(result.handoff.evidence),
+      evidence: result.handoff.evidence === null ? null : redactText(result.handoff.evidence).text,
     },
     packet: result.packet,
     messages: redactedMessages(result.trajectory.messages),

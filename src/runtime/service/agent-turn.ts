@@ -120,17 +120,17 @@ export async function agentTurn(
       { policy: deps.policyFor(agent), decide: deps.decide, clock: deps.clock },
     ),
   );
-  await gateway.record(conversationId, turnRecords({ agent: agentId, before, result, spentBefore, redact: deps.redact }));
+  await gateway.record(conversationId, turnRecords({ conversationId, agent: agentId, before, result, spentBefore, redact: deps.redact }));
   deps.observe?.({ conversationId, agent: agentId, result });
   const me = { type: 'agent', id: agentId } as const;
   if (result.type === 'reply') {
-    const sent = await gateway.send(conversationId, me, deps.redact.text(result.text));
+    const sent = await gateway.send(conversationId, me, deps.redact.outbound(result.text, conversationId));
     return { type: 'reply', delivered: sent.ok && sent.delivered, text: result.text };
   }
   if (result.type === 'needs_approval') {
-    const call = { ...result.call, arguments: JSON.stringify(deps.redact.args(safeArgs(result.call.arguments))) };
+    const call = { ...result.call, arguments: JSON.stringify(deps.redact.args(safeArgs(result.call.arguments), conversationId)) };
     await gateway.record(conversationId, [
-      { type: 'approval.requested', data: { agent: agentId, call, why: deps.redact.text(result.why) } },
+      { type: 'approval.requested', data: { agent: agentId, call, why: deps.redact.text(result.why, conversationId) } },
     ]);
     return { type: 'needs_approval', call: result.call, why: result.why };
   }

@@ -55,7 +55,7 @@ export async function carryOutHandoff(deps: HandoffDeps, conversationId: Convers
   const { gateway } = deps;
   const me = { type: 'agent', id: intent.agent } as const;
   const urgent = intent.reason === 'safety' && intent.message !== null;
-  if (urgent) await gateway.send(conversationId, me, intent.message!);
+  if (urgent) await gateway.send(conversationId, me, deps.redact.outbound(intent.message!, conversationId));
   const transfer = (target: HandoffTarget) =>
     gateway.transfer(
       conversationId,
@@ -63,7 +63,7 @@ export async function carryOutHandoff(deps: HandoffDeps, conversationId: Convers
         agent: intent.agent,
         target,
         reason: intent.reason,
-        summary: intent.summary === null ? null : deps.redact.text(intent.summary),
+        summary: intent.summary === null ? null : deps.redact.text(intent.summary, conversationId),
       },
       intent.basis,
     );
@@ -93,7 +93,7 @@ export async function carryOutHandoff(deps: HandoffDeps, conversationId: Convers
  * tells the customer what happens next. Also the recovery step for a hand-off a crash left pending.
  */
 export async function placeInQueue(
-  deps: Pick<HandoffDeps, 'gateway' | 'router'>,
+  deps: Pick<HandoffDeps, 'gateway' | 'router' | 'redact'>,
   conversation: Conversation,
   asked: QueueId,
   reason: HandoffReason,
@@ -103,6 +103,8 @@ export async function placeInQueue(
   if (conversation.state !== 'HANDOFF_PENDING') return asked;
   const decision = await deps.router.route({ conversation, queue: asked, reason });
   const queued = await deps.gateway.enqueue(conversation.id, decision.queue, conversation);
-  if (queued.ok && message !== false) await deps.gateway.send(conversation.id, { type: 'system' }, message ?? decision.notice);
+  if (queued.ok && message !== false) {
+    await deps.gateway.send(conversation.id, { type: 'system' }, deps.redact.outbound(message ?? decision.notice, conversation.id));
+  }
   return decision.queue;
 }

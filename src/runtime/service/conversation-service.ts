@@ -20,7 +20,7 @@ import { agentTurn, hasUnansweredMessage, pendingApproval, type TurnDeps, type T
 import { placeInQueue } from './carry-out-handoff.js';
 import { readCustomerFeed, type CustomerPage } from './customer-feed.js';
 import { queueRouter, type HandoffRouter } from './handoff-router.js';
-import { defaultRedactor, type Redactor } from './redactor.js';
+import { createRuntimeRedactor, type Redactor } from './redactor.js';
 import { createTurnScheduler, type TurnScheduler } from './turn-scheduler.js';
 import { createWakeups, type Wakeups } from './wakeups.js';
 
@@ -68,7 +68,7 @@ export const MAX_LOG_ENTRIES = 5_000;
 export function createConversationService(options: ConversationServiceOptions) {
   const { gateway, clock } = options;
   const agents = checkedAgents(gateway, options.agents);
-  const redact = options.redact ?? defaultRedactor;
+  const redact = options.redact ?? createRuntimeRedactor();
   const router = options.router ?? queueRouter;
   const wakeups: Wakeups = createWakeups();
   const raw = new Map<MessageId, string>();
@@ -97,9 +97,15 @@ export function createConversationService(options: ConversationServiceOptions) {
     // A conversation's log is bounded: past the cap it takes no more messages (one indexed probe).
     const full = await gateway.store.listEvents(conversationId, { afterSeq: MAX_LOG_ENTRIES - 1, limit: 1 });
     if (full.length > 0) {
-      return { ok: false, rejection: { code: 'conversation_full', message: `this conversation holds ${MAX_LOG_ENTRIES} log entries, the most one may: open a new conversation` } };
+      return {
+        ok: false,
+        rejection: {
+          code: 'conversation_full',
+          message: `this conversation holds ${MAX_LOG_ENTRIES} log entries, the most one may: open a new conversation`,
+        },
+      };
     }
-    const stored = redact.text(input.text);
+    const stored = redact.inbound(input.text, conversationId);
     const received = await gateway.receive(conversationId, { text: stored, idempotencyKey: input.idempotencyKey });
     if (!received.ok) return received;
     written(conversationId, null);
@@ -183,7 +189,10 @@ export function createConversationService(options: ConversationServiceOptions) {
           current,
         };
       }
-      return written(conversationId, await gateway.send(conversationId, { type: 'human', id: staff }, redact.text(input.text)));
+      return written(
+        conversationId,
+        await gateway.send(conversationId, { type: 'human', id: staff }, redact.outbound(input.text, conversationId)),
+      );
     },
 
     /** Hands back to the agent: the notes go into its context, the constraints bind its tools. */
@@ -196,7 +205,7 @@ export function createConversationService(options: ConversationServiceOptions) {
         type: 'HandBack',
         staff,
         agent: input.agent ?? null,
-        notes: input.notes === null ? null : redact.text(input.notes),
+        notes: input.notes === null ? null : redact.text(input.notes, conversationId),
         constraints: input.constraints,
       }),
 
@@ -226,7 +235,7 @@ export function createConversationService(options: ConversationServiceOptions) {
           const requested = events.findLast((e) => e.type === 'handoff.requested');
           const reason = HandoffReasonSchema.safeParse(requested?.type === 'handoff.requested' ? requested.data.reason : null);
           handoffs += 1;
-          await placeInQueue({ gateway, router }, c, c.owner.id, reason.success ? reason.data : 'agent_decision', null);
+          await placeInQueue({ gateway, router, redact }, c, c.owner.id, reason.success ? reason.data : 'agent_decision', null);
         }
       }
       return { turns, handoffs };

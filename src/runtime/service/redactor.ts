@@ -1,13 +1,18 @@
-import { REDACTED_VALUE, redactText } from '../../core/index.js';
+import { createConversationRedactor, type ConversationRedactor } from '../../core/index.js';
 
 /**
  * How the service keeps secrets from being stored: every text and every tool argument goes
  * through it on the way to the log. The raw value lives only in memory, for the one turn whose
- * tool call needs it.
+ * tool call needs it. `conversationId` lets it use what that conversation showed before.
  */
 export interface Redactor {
-  text(text: string): string;
-  args(args: Record<string, unknown>): Record<string, unknown>;
+  /** A customer's message, read as the answer to what the conversation last said to them. */
+  inbound(text: string, conversationId: string): string;
+  /** What the agent, a person or the system says to the customer (remembered as the next question). */
+  outbound(text: string, conversationId: string): string;
+  /** Any other text: summaries, notes, evidence, tool outputs. */
+  text(text: string, conversationId?: string): string;
+  args(args: Record<string, unknown>, conversationId?: string): Record<string, unknown>;
 }
 
 /** Redacts every string inside a JSON-like value with `text`. */
@@ -20,27 +25,42 @@ export function redactDeep(value: unknown, text: (s: string) => string): unknown
   return value;
 }
 
-/**
- * Argument names whose value is a secret whatever it looks like: a one-time code is six plain
- * digits, which no text rule can tell from an amount without its label.
- */
-const SECRET_ARGUMENT =
-  /^(?:.*_)?(?:code|otp|passcode|pin|cvv|cvc|csc|security_code|password|passwd|pwd|secret|token|api_key|card_number|pan|iban|ssn|nino)$/i;
+/** Conversations whose redaction memory one process keeps; the oldest is forgotten first. */
+const MAX_CONVERSATIONS = 10_000;
 
-/** Redacts tool arguments: values under secret names wholly, every other string by core's text rules. */
-export function redactArguments(args: Record<string, unknown>, text: (s: string) => string): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(args).map(([key, value]) => [key, SECRET_ARGUMENT.test(key) && value !== null ? REDACTED_VALUE : redactDeep(value, text)]),
-  );
+/**
+ * Core's redaction with a memory per conversation (a code the customer typed is recognised again
+ * when the agent repeats it, a bare "480871" is read as the answer to "read me the code"), kept
+ * in memory for the most recent conversations. Without a conversation id, each text stands alone.
+ */
+export function createRuntimeRedactor(): Redactor {
+  const memory = new Map<string, { redactor: ConversationRedactor; lastSaid: string | null }>();
+  const of = (id: string | undefined) => {
+    if (id === undefined) return { redactor: createConversationRedactor(), lastSaid: null };
+    let entry = memory.get(id);
+    if (entry) memory.delete(id);
+    else {
+      entry = { redactor: createConversationRedactor(), lastSaid: null };
+      if (memory.size >= MAX_CONVERSATIONS) memory.delete(memory.keys().next().value!);
+    }
+    memory.set(id, entry);
+    return entry;
+  };
+  return {
+    inbound: (text, id) => {
+      const entry = of(id);
+      return entry.redactor.text(text, entry.lastSaid === null ? {} : { answers: entry.lastSaid }).text;
+    },
+    outbound: (text, id) => {
+      const entry = of(id);
+      // The question the customer's next message answers is what they saw, not the raw text.
+      entry.lastSaid = text;
+      return entry.redactor.text(text).text;
+    },
+    text: (text, id) => of(id).redactor.text(text).text,
+    args: (args, id) => of(id).redactor.arguments(args).arguments,
+  };
 }
 
-const textRule = (text: string) => redactText(text).text;
-
-/** The default: core's `redactText` on every text, and secret-named tool arguments removed. */
-export const defaultRedactor: Redactor = {
-  text: textRule,
-  args: (args) => redactArguments(args, textRule),
-};
-
 /** Stores everything as given: for tests of the service's own logic, never for serving customers. */
-export const noRedaction: Redactor = { text: (t) => t, args: (a) => a };
+export const noRedaction: Redactor = { inbound: (t) => t, outbound: (t) => t, text: (t) => t, args: (a) => a };

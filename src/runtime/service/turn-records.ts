@@ -8,6 +8,7 @@ import type { Redactor } from './redactor.js';
  * Raw values (a one-time code, a card number) lived only in memory for the call that needed them.
  */
 export function turnRecords(input: {
+  conversationId: string;
   agent: AgentId;
   /** Transcript items before this turn: the turn's own items follow them. */
   before: number;
@@ -21,7 +22,13 @@ export function turnRecords(input: {
     if (item.role !== 'tool') continue;
     drafts.push({
       type: 'tool.called',
-      data: { agent, name: item.name, arguments: redact.args(item.arguments), ok: item.ok, output: redact.text(item.output) },
+      data: {
+        agent,
+        name: item.name,
+        arguments: redact.args(item.arguments, input.conversationId),
+        ok: item.ok,
+        output: redact.text(item.output, input.conversationId),
+      },
     });
   }
   for (const step of result.steps) {
@@ -34,7 +41,7 @@ export function turnRecords(input: {
         handoff: verdict.handoff,
         reason: verdict.reason,
         target: verdict.target,
-        evidence: verdict.evidence === null ? null : redact.text(verdict.evidence),
+        evidence: verdict.evidence === null ? null : redact.text(verdict.evidence, input.conversationId),
       },
     });
   }
