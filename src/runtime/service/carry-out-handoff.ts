@@ -76,12 +76,15 @@ export async function carryOutHandoff(deps: HandoffDeps, conversationId: Convers
   }
   if (!moved.ok) return { type: 'refused', target };
   if (target.type === 'agent') return { type: 'to_agent', target };
-  const packet = deps.buildPacket({
+  // The packet builder redacts on its own; the conversation's memory then removes any value that
+  // only context showed to be a secret (a bare code typed after "read me the code").
+  const built = deps.buildPacket({
     items: [...intent.items],
     decision: { reason: intent.reason, evidence: intent.evidence },
     ...(intent.summary === null ? {} : { summary: intent.summary }),
     transcriptRef: conversationId,
   });
+  const packet = deps.redact.scrub(built, conversationId);
   await gateway.record(conversationId, [{ type: 'packet.built', data: { packet } }]);
   // After a safety message the customer has been told; nothing more is sent on top of it.
   const queue = await placeInQueue(deps, moved.conversation, target.id, intent.reason, urgent ? false : intent.message);

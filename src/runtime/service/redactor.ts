@@ -13,6 +13,8 @@ export interface Redactor {
   /** Any other text: summaries, notes, evidence, tool outputs. */
   text(text: string, conversationId?: string): string;
   args(args: Record<string, unknown>, conversationId?: string): Record<string, unknown>;
+  /** A structured value (the context packet) with every value the conversation showed before removed. */
+  scrub<T>(value: T, conversationId: string): T;
 }
 
 /** Redacts every string inside a JSON-like value with `text`. */
@@ -59,8 +61,9 @@ export function createRuntimeRedactor(): Redactor {
     },
     text: (text, id) => of(id).redactor.text(text).text,
     args: (args, id) => of(id).redactor.arguments(args).arguments,
+    scrub: (value, id) => of(id).redactor.scrub(value).value,
   };
 }
 
 /** Stores everything as given: for tests of the service's own logic, never for serving customers. */
-export const noRedaction: Redactor = { inbound: (t) => t, outbound: (t) => t, text: (t) => t, args: (a) => a };
+export const noRedaction: Redactor = { inbound: (t) => t, outbound: (t) => t, text: (t) => t, args: (a) => a, scrub: (v) => v };
