@@ -183,9 +183,14 @@ export function createGateway(options: GatewayOptions) {
      * Sends a message to the customer if, at this moment, `sender` may speak. A reply generated
      * while a human took over is suppressed and logged (`message.suppressed`), never delivered.
      */
-    async send(conversationId: ConversationId, sender: Sender, text: string): Promise<SendOutcome> {
+    async send(conversationId: ConversationId, sender: Sender, text: string, records: RecordEventDraft[] = []): Promise<SendOutcome> {
       const message = newMessage(conversationId, sender, text, null);
-      const result = await store.appendOutbound(message, ids.event());
+      const at = isoAt(clock);
+      const result = await store.appendOutbound(
+        message,
+        ids.event(),
+        records.map((d) => ({ ...envelope(conversationId, at), ...d }) as NewEvent),
+      );
       if (!result.ok) return notFound(conversationId);
       if (result.delivered) return { ok: true, delivered: true, message: result.message };
       return { ok: true, delivered: false, reason: 'not_speaker', event: result.event };

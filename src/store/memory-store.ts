@@ -108,11 +108,13 @@ export class MemoryStore implements Store {
     return { ok: true, conversation: row.conversation, events: stored };
   }
 
-  async appendOutbound(message: Message, eventId: EventId): Promise<OutboundResult> {
+  async appendOutbound(message: Message, eventId: EventId, records: NewEvent[] = []): Promise<OutboundResult> {
     if (!hasOutboundSender(message)) throw new Error('appendOutbound needs an agent, human or system sender');
-    assertStorable({ message });
+    assertRecords(records);
+    assertStorable({ message, records });
     const row = this.#rows.get(message.conversationId);
     if (!row) return { ok: false, reason: 'not_found' };
+    for (const r of records) this.#append(row, r);
     const event = this.#append(row, outboundEvent(row.conversation, message, eventId));
     if (event.type !== 'message.sent') return { ok: true, delivered: false, event };
     return { ok: true, delivered: true, message: event.data.message, event };

@@ -9,6 +9,7 @@ import {
   type Message,
   type NewEvent,
   type QueueId,
+  type Sender,
   type StoredEvent,
 } from '../core/index.js';
 import { MIGRATIONS, MIGRATIONS_TABLE } from './migrations.js';
@@ -210,14 +211,24 @@ export class PostgresStore implements Store {
     return { ok: true, conversation: next, events: events.map((e, i) => ({ ...e, seq: seqs[i]! }) as StoredEvent) };
   }
 
-  async appendOutbound(message: Message, eventId: EventId): Promise<OutboundResult> {
+  async appendOutbound(message: Message, eventId: EventId, records: NewEvent[] = []): Promise<OutboundResult> {
     if (!hasOutboundSender(message)) throw new Error('appendOutbound needs an agent, human or system sender');
-    assertStorable({ message });
+    assertRecords(records);
+    assertStorable({ message, records });
+    if (records.length === 0) return this.#outbound(this.pool, message, eventId);
+    // The turn's records and its reply: one transaction, records first.
+    return this.#tx(async (client) => {
+      const stored = await this.#records(client, message.conversationId, records);
+      return stored === 'not_found' ? { ok: false, reason: 'not_found' } : this.#outbound(client, message, eventId);
+    });
+  }
+
+  async #outbound(db: pg.Pool | pg.PoolClient, message: Message & { sender: Sender }, eventId: EventId): Promise<OutboundResult> {
     // One statement: lock the row, take the next log position, check the owner, log the entry.
     // The speaker column is `speakerOf(conversation)`, written with every transition, so the
     // owner check is the core's rule. The two entries mirror `outboundEvent`; the store
     // conformance suite holds both implementations to the same output.
-    const { rows } = await this.pool.query<EventRow>({
+    const { rows } = await db.query<EventRow>({
       name: 'baton_outbound',
       text: `WITH c AS (
          UPDATE conversations SET event_seq = event_seq + 1 WHERE id = $1
@@ -248,9 +259,13 @@ export class PostgresStore implements Store {
   async appendRecords(conversationId: ConversationId, entries: NewEvent[]): Promise<StoredEvent[] | 'not_found'> {
     assertRecords(entries);
     assertStorable({ entries });
-    if (entries.length === 0) return (await this.#conversation(this.pool, conversationId)) ? [] : 'not_found';
+    return this.#records(this.pool, conversationId, entries);
+  }
+
+  async #records(db: pg.Pool | pg.PoolClient, conversationId: ConversationId, entries: NewEvent[]): Promise<StoredEvent[] | 'not_found'> {
+    if (entries.length === 0) return (await this.#conversation(db, conversationId)) ? [] : 'not_found';
     const cols = entries.map(eventColumns);
-    const { rows } = await this.pool.query<{ seq: number }>({
+    const { rows } = await db.query<{ seq: number }>({
       name: 'baton_records',
       text: `WITH c AS (UPDATE conversations SET event_seq = event_seq + $2 WHERE id = $1 RETURNING event_seq)
        INSERT INTO events (conversation_id, seq, id, type, schema_version, at, data)

@@ -151,10 +151,11 @@ export class SqliteStore implements Store {
         return { ok: true, message, duplicate: false };
       }),
       transition: db.transaction((input: TransitionInput) => cas(input.conversationId, input.expectedVersion, input.next, input.events)),
-      outbound: db.transaction((message: Message, eventId: EventId): OutboundResult => {
+      outbound: db.transaction((message: Message, eventId: EventId, records: NewEvent[]): OutboundResult => {
         if (!hasOutboundSender(message)) throw new Error('appendOutbound needs an agent, human or system sender');
         const row = stmt.owner.get(message.conversationId);
         if (!row) return { ok: false, reason: 'not_found' };
+        if (records.length > 0) appendEvents(message.conversationId, records);
         const [event] = appendEvents(message.conversationId, [outboundEvent(ownerOf(row), message, eventId)]) as [StoredEvent];
         return event.type === 'message.sent' ? { ok: true, delivered: true, message, event } : { ok: true, delivered: false, event };
       }),
@@ -192,9 +193,10 @@ export class SqliteStore implements Store {
     return this.#run(() => this.#tx.transition.immediate(input));
   }
 
-  async appendOutbound(message: Message, eventId: EventId): Promise<OutboundResult> {
-    assertStorable({ message });
-    return this.#run(() => this.#tx.outbound.immediate(message, eventId));
+  async appendOutbound(message: Message, eventId: EventId, records: NewEvent[] = []): Promise<OutboundResult> {
+    assertRecords(records);
+    assertStorable({ message, records });
+    return this.#run(() => this.#tx.outbound.immediate(message, eventId, records));
   }
 
   async appendRecords(conversationId: ConversationId, entries: NewEvent[]): Promise<StoredEvent[] | 'not_found'> {

@@ -70,8 +70,11 @@ export interface Store {
    * stored conversation), logging `message.sent`; otherwise logs `message.suppressed` (see
    * `outboundEvent`) under `eventId` and delivers nothing. The check and the write are one
    * atomic step, so a concurrent transition comes either before both or after both.
+   *
+   * `records` (the turn's tool calls and verdicts, see `appendRecords`) are written first, in the
+   * same transaction: a turn's record and its reply are stored together or not at all.
    */
-  appendOutbound(message: Message, eventId: EventId): Promise<OutboundResult>;
+  appendOutbound(message: Message, eventId: EventId, records?: NewEvent[]): Promise<OutboundResult>;
   /**
    * Appends entries that record the agent's work (`tool.called`, `decider.evaluated`,
    * `packet.built`): no state change, so no compare-and-set; `not_found` for an unknown conversation.

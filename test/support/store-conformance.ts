@@ -313,6 +313,21 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
 
     describeStorableText(() => ({ store, gateway }));
 
+    it("stores a turn's records and its reply together, records first, delivered or suppressed", async () => {
+      const c = await gateway.open();
+      const records = [
+        { type: 'decider.evaluated', data: { phase: 'input', handoff: false, reason: null, target: null, evidence: null } },
+      ] as const;
+      const sent = await gateway.send(c.id, { type: 'agent', id: TEST_AGENT }, 'hello', [...records]);
+      expect(sent).toMatchObject({ ok: true, delivered: true });
+      expect((await store.listEvents(c.id)).map((e) => e.type)).toEqual(['conversation.created', 'decider.evaluated', 'message.sent']);
+      await gateway.claim(c.id, staff);
+      const late = await gateway.send(c.id, { type: 'agent', id: TEST_AGENT }, 'late', [...records]);
+      expect(late).toMatchObject({ ok: true, delivered: false });
+      expect((await store.listEvents(c.id)).map((e) => e.type).slice(-2)).toEqual(['decider.evaluated', 'message.suppressed']);
+      expect(await gateway.send('conv_missing' as ConversationId, { type: 'system' }, 'x', [...records])).toMatchObject({ ok: false });
+    });
+
     if (options.persistent) {
       it('keeps everything across a reopen', async () => {
         if (!harness.reopen) throw new Error('a persistent store harness must offer reopen');

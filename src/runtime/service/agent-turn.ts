@@ -120,13 +120,17 @@ export async function agentTurn(
       { policy: deps.policyFor(agent), decide: deps.decide, clock: deps.clock },
     ),
   );
-  await gateway.record(conversationId, turnRecords({ conversationId, agent: agentId, before, result, spentBefore, redact: deps.redact }));
-  deps.observe?.({ conversationId, agent: agentId, result });
+  const records = turnRecords({ conversationId, agent: agentId, before, result, spentBefore, redact: deps.redact });
   const me = { type: 'agent', id: agentId } as const;
   if (result.type === 'reply') {
-    const sent = await gateway.send(conversationId, me, deps.redact.outbound(result.text, conversationId));
+    // The turn's record and its reply are stored together: a crash never leaves a turn marked
+    // answered whose answer was not stored.
+    const sent = await gateway.send(conversationId, me, deps.redact.outbound(result.text, conversationId), records);
+    deps.observe?.({ conversationId, agent: agentId, result });
     return { type: 'reply', delivered: sent.ok && sent.delivered, text: result.text };
   }
+  await gateway.record(conversationId, records);
+  deps.observe?.({ conversationId, agent: agentId, result });
   if (result.type === 'needs_approval') {
     const call = { ...result.call, arguments: JSON.stringify(deps.redact.args(safeArgs(result.call.arguments), conversationId)) };
     await gateway.record(conversationId, [
