@@ -3,13 +3,7 @@ import { packetFacts, type PacketFact } from './packet-facts.js';
 import { identifyCustomer, inferToolKind, isHandoffTool, ToolKindSchema } from './packet-tools.js';
 import { redactValue } from './redact.js';
 import { createConversationRedactor, type ConversationRedactor } from './redact-conversation.js';
-import {
-  addRedactionCounts,
-  emptyRedactionCounts,
-  REDACTION_KINDS,
-  type RedactionCounts,
-  type RedactionKind,
-} from './redact-fields.js';
+import { addRedactionCounts, emptyRedactionCounts, REDACTION_KINDS, type RedactionCounts, type RedactionKind } from './redact-fields.js';
 import { HandoffReasonSchema, TranscriptItemSchema, type HandoffReason, type TranscriptItem } from './transcript.js';
 
 /** Version of the stored packet layout; a reader of an older packet branches on it. */

@@ -48,7 +48,10 @@ describe('redactArguments', () => {
       otp_sent: '48 29 13',
       last_cvv: 737,
       payout: { account: 'DE89370400440532013000' },
-      factors: [{ type: 'otp', value: '551203' }, { field: 'password', input: 'blue-Moon_77' }],
+      factors: [
+        { type: 'otp', value: '551203' },
+        { field: 'password', input: 'blue-Moon_77' },
+      ],
       error: { code: 'E_TIMEOUT', status_code: 404 },
     });
     expect(out).toEqual({
@@ -56,7 +59,10 @@ describe('redactArguments', () => {
       otp_sent: '[otp]',
       last_cvv: '[cvv]',
       payout: { account: '[iban ••••3000]' },
-      factors: [{ type: 'otp', value: '[otp]' }, { field: 'password', input: '[password]' }],
+      factors: [
+        { type: 'otp', value: '[otp]' },
+        { field: 'password', input: '[password]' },
+      ],
       error: { code: 'E_TIMEOUT', status_code: 404 },
     });
   });

@@ -81,8 +81,12 @@ export function scoreCase(entry: RedactionCase): CaseResult {
   const original = JSON.stringify(c.messages);
   const stored = redactTranscript(c.messages).items;
   // Strings are compared as they read, not as JSON escapes them.
-  const storedText = stored.map((item) => (item.role === 'tool' ? `${JSON.stringify(item.arguments)}\n${item.output}` : item.text)).join('\n');
-  const originalText = c.messages.map((item) => (item.role === 'tool' ? `${JSON.stringify(item.arguments)}\n${item.output}` : item.text)).join('\n');
+  const storedText = stored
+    .map((item) => (item.role === 'tool' ? `${JSON.stringify(item.arguments)}\n${item.output}` : item.text))
+    .join('\n');
+  const originalText = c.messages
+    .map((item) => (item.role === 'tool' ? `${JSON.stringify(item.arguments)}\n${item.output}` : item.text))
+    .join('\n');
   const present = (s: string) => originalText.includes(s) || original.includes(s);
   return {
     id: entry.id,

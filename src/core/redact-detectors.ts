@@ -1,5 +1,19 @@
+/**
+ * The detectors behind `redactText`, in the order they run: issued keys and tokens by prefix,
+ * field pairs (`"cvv": "123"`, `api_key=…`), labels with the value next to them, label windows
+ * (values spaced or spelled out, or a few words on), and the shapes that need no label: IBANs,
+ * card numbers, SSNs and National Insurance numbers.
+ */
+
 import { redactCards } from './redact-cards.js';
-import { isRedactionMarker, redactFieldValue, redactionMarker, type RedactionCounts, type RedactionKind, type RedactionCounter } from './redact-fields.js';
+import {
+  isRedactionMarker,
+  redactFieldValue,
+  redactionMarker,
+  type RedactionCounts,
+  type RedactionKind,
+  type RedactionCounter,
+} from './redact-fields.js';
 import { isJsonKey, NOT_SECRET_CODE_WORDS, redactCodeWindows } from './redact-label-windows.js';
 import { looksRandom, redactPasswordWindows, redactSecretWindows } from './redact-word-windows.js';
 import { isNumberWord } from './redact-number-words.js';

@@ -96,11 +96,11 @@ const CODE_FAMILIES: readonly CodeFamily[] = [
 // 4 8 2 9 1 3", "le code que j'ai reçu est 482913", "der Code lautet 482913".
 const FILLERS = new Set(
   (
-    'you i we they u sent send texted text emailed got get received receive see saw have has just me number no no. num nr now here that which it it\'s its ’s \'s ' +
+    "you i we they u sent send texted text emailed got get received receive see saw have has just me number no no. num nr now here that which it it's its ’s 's " +
     'the a code for my your account is was are be will should would please then so ok okay well um uh actually again ' +
     'digits digit numbers is: are: reads read say says said shows show from sms text message email app phone ' +
     'es era mi tu su el la de que me llegó llego recibí recibi número numero ' +
-    'est c\'est mon ma votre ton le du j\'ai reçu recu numéro voici ' +
+    "est c'est mon ma votre ton le du j'ai reçu recu numéro voici " +
     'ist lautet war mein meine dein ihr der die das hier nummer von lautete ' +
     'è e il mio mia di della ecco ' +
     'é meu minha o do da ' +

@@ -31,14 +31,16 @@ export function ninoValid(candidate: string): boolean {
 
 // Dashes, blanks or dots, one kind throughout; not inside a longer run of digits or dashes.
 const SSN_SHAPE = /(?<![\d-]|\d[ .])(?<a>\d{3})(?<sep>[-. ])(?<b>\d{2})\k<sep>(?<c>\d{4})(?![\d-]|[ .]\d)/g;
-const SSN_LABEL = /\b(?:ssn|ss#|social(?:[ -]security)?(?:[ -](?:number|no\.?|#))?|soc\.?[ -]sec\.?(?:[ -]no\.?)?)[\s:#=-]*(?:is|was)?[\s:#="']*$/i;
+const SSN_LABEL =
+  /\b(?:ssn|ss#|social(?:[ -]security)?(?:[ -](?:number|no\.?|#))?|soc\.?[ -]sec\.?(?:[ -]no\.?)?)[\s:#=-]*(?:is|was)?[\s:#="']*$/i;
 // Two letters, six digits in pairs or not, an optional suffix letter.
 const NINO_SHAPE = /(?<![A-Za-z0-9])[A-Za-z]{2}[^\S\n]?\d{2}[^\S\n]?\d{2}[^\S\n]?\d{2}(?:[^\S\n]?[A-Za-z])?(?![A-Za-z0-9])/g;
 const NINO_LABEL =
   /(?:national[ -]insurance(?:[ -](?:number|no\.?|#))?|\bNI[ -]?(?:number|no\.?|#)|\bNINO\b|\bNIN\b)[\s:#=-]*(?:is|was|it's)?[\s:#="']*(?:(?:is|was)[\s:'"]*)?$/i;
 
 // "QQ123456C is my National Insurance number".
-const NINO_LABEL_AFTER = /^[^\S\n]*(?:is|was|=|:|-)?[^\S\n]*(?:(?:my|the|your|his|her)[^\S\n]+)?(?:national[ -]insurance|NI[ -]?(?:number|no)|NINO\b)/i;
+const NINO_LABEL_AFTER =
+  /^[^\S\n]*(?:is|was|=|:|-)?[^\S\n]*(?:(?:my|the|your|his|her)[^\S\n]+)?(?:national[ -]insurance|NI[ -]?(?:number|no)|NINO\b)/i;
 
 /** Replaces SSNs that need no label (dashed, blank- or dot-separated, and valid by the SSA's rules). */
 export function redactSsnShapes(text: string, count: Counter): string {

@@ -11,7 +11,8 @@ import { redactionMarker, type RedactionKind, type RedactionCounter } from './re
 type Counter = RedactionCounter;
 
 // A turn that asks: a question mark, or a request ("please read me…", "enter the code").
-const ASKS = /\?|\b(?:please|read|tell|give|confirm|enter|type|send|provide|share|need|what|which)\b|\b(?:por favor|s'il vous pla[iî]t|bitte|per favore|indique|dites|geben sie)\b/i;
+const ASKS =
+  /\?|\b(?:please|read|tell|give|confirm|enter|type|send|provide|share|need|what|which)\b|\b(?:por favor|s'il vous pla[iî]t|bitte|per favore|indique|dites|geben sie)\b/i;
 
 /** Replies longer than this are messages in their own right, read by the labels alone. */
 const MAX_REPLY = 100;
@@ -26,7 +27,8 @@ interface Asked {
 const ASKED: readonly Asked[] = [
   {
     kind: 'card',
-    question: /\b(?:card number|(?:credit|debit) card|long number on (?:the|your) card|n[uú]mero de (?:la )?tarjeta|num[eé]ro de (?:la )?carte|kartennummer)\b/i,
+    question:
+      /\b(?:card number|(?:credit|debit) card|long number on (?:the|your) card|n[uú]mero de (?:la )?tarjeta|num[eé]ro de (?:la )?carte|kartennummer)\b/i,
     min: 13,
     max: 19,
   },
@@ -55,7 +57,8 @@ const ASKED: readonly Asked[] = [
 ];
 const ASKED_PASSWORD = /\b(?:password|passw0rd|passwd|pwd|contrase[nñ]a|mot de passe|passwort|kennwort|senha|wachtwoord)\b/i;
 // What may come before a bare password in a reply: "sure, it's Sunshine2024", "ok: Sunshine2024".
-const PASSWORD_REPLY = /^(?:(?:sure|ok(?:ay)?|yes|yeah|yep|right|fine|it's|it is|its|here|here it is|that's|that is|this|=|:|-)[\s,.:!-]*)*(?<pw>[^\s"'“”]{4,64}?)[.!]?$/i;
+const PASSWORD_REPLY =
+  /^(?:(?:sure|ok(?:ay)?|yes|yeah|yep|right|fine|it's|it is|its|here|here it is|that's|that is|this|=|:|-)[\s,.:!-]*)*(?<pw>[^\s"'“”]{4,64}?)[.!]?$/i;
 
 /**
  * `text` with the value it answers to replaced, when `question` (the agent's turn before it)

@@ -6,7 +6,13 @@
  */
 
 import { counterFor, redactDetected } from './redact-detectors.js';
-import { emptyRedactionCounts, redactFieldValue, sensitiveFieldKind, type RedactionCounter, type RedactionCounts } from './redact-fields.js';
+import {
+  emptyRedactionCounts,
+  redactFieldValue,
+  sensitiveFieldKind,
+  type RedactionCounter,
+  type RedactionCounts,
+} from './redact-fields.js';
 
 /** A JSON value with its sensitive values replaced, and how many of each kind were replaced. */
 export interface RedactedValue {
@@ -48,7 +54,22 @@ export function redactArguments(args: Readonly<Record<string, unknown>>): Redact
 
 // Fields that hold ids: a long number there is an order, tracking or serial number, not a card
 // (a card under such a name still shows itself by its label or its field name).
-const ID_PARTS = new Set(['id', 'ids', 'tracking', 'reference', 'ref', 'serial', 'barcode', 'imei', 'ean', 'upc', 'isbn', 'sku', 'order', 'invoice']);
+const ID_PARTS = new Set([
+  'id',
+  'ids',
+  'tracking',
+  'reference',
+  'ref',
+  'serial',
+  'barcode',
+  'imei',
+  'ean',
+  'upc',
+  'isbn',
+  'sku',
+  'order',
+  'invoice',
+]);
 const isIdField = (name: string) =>
   name
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')

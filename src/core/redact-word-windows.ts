@@ -21,7 +21,7 @@ const PASSWORD_LABEL = new RegExp(
   'giu',
 );
 // Ways to say "is" between a password label and its value, in the languages above.
-const JOINS = new Set('is was are be it\'s its = : => -> - — – → es era est c\'est ist war lautet è é e equals reads'.split(' '));
+const JOINS = new Set("is was are be it's its = : => -> - — – → es era est c'est ist war lautet è é e equals reads".split(' '));
 const PASSWORD_FILLERS = new Set(
   (
     'my the your our his her i we it that which this one new current temporary temp account login for on at here now just ' +
@@ -35,14 +35,15 @@ const TALK = new Set(
     'empty blank sent protected saved stored encrypted hidden secure safe fine working broken lost forgotten forgot long short ' +
     'needed compromised leaked visible shown attached included revoked rotated valid active inactive disabled enabled null none ' +
     'undefined true false yes no manager field policy reset link hint change changes changed update updated expires expiring ' +
-    'requirements rules strength doesn\'t don\'t didn\'t isn\'t won\'t can\'t cannot never always what how where when why who ' +
+    "requirements rules strength doesn't don't didn't isn't won't can't cannot never always what how where when why who " +
     'no_es pas nicht falsch incorrecta incorrecto incorrect'
   ).split(' '),
 );
 // Verbs after which "to" introduces the new value: "changed it to Summer2024!".
 const SET_VERBS = new Set('changed set reset updated switched change'.split(' '));
 
-const SET_BEFORE = /\b(?:changed|set|reset|updated|switched|change|update)\b(?:[^\S\n]+(?:my|the|your|our|it|account|login|new))*[^\S\n]+$/i;
+const SET_BEFORE =
+  /\b(?:changed|set|reset|updated|switched|change|update)\b(?:[^\S\n]+(?:my|the|your|our|it|account|login|new))*[^\S\n]+$/i;
 
 const PW_TOKEN = /[^\S\n]*(?:(?<q>["'“‘`«])(?<quoted>[^"'”’`»\n]{1,200})["'”’`»]|(?<tok>[^\s"“”]{1,200}))/uy;
 
@@ -165,7 +166,7 @@ const SECRET_LABEL = new RegExp(
   'giu',
 );
 const SECRET_FILLERS = new Set(
-  'new one is was it it\'s its this that the my our your here here\'s use please now i we you just regenerated generated rotated created got have has sent : = - → ->'.split(
+  "new one is was it it's its this that the my our your here here's use please now i we you just regenerated generated rotated created got have has sent : = - → ->".split(
     ' ',
   ),
 );

@@ -79,4 +79,3 @@ export function redactText(text: string, options: RedactTextOptions = {}): Redac
   const redacted = redactDetected(text, count);
   return { text: options.answers === undefined ? redacted : redactAnswer(redacted, options.answers, count), counts };
 }
-
