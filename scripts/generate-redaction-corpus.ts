@@ -113,7 +113,20 @@ function code(n: number, lang: string): { value: string; variant: string } {
   return { value: make(), variant: `${name}/${lang}` };
 }
 
-const WORDS = ['sunshine', 'liverpool', 'marmalade', 'dragon', 'bluefish', 'chelsea', 'winter', 'tiger', 'maple', 'orchid', 'falcon', 'pepper'];
+const WORDS = [
+  'sunshine',
+  'liverpool',
+  'marmalade',
+  'dragon',
+  'bluefish',
+  'chelsea',
+  'winter',
+  'tiger',
+  'maple',
+  'orchid',
+  'falcon',
+  'pepper',
+];
 function password(): string {
   const w = pick(WORDS);
   const cap = random() < 0.5 ? w[0]?.toUpperCase() + w.slice(1) : w;
@@ -145,7 +158,12 @@ function iban(): { value: string; variant: string } {
   let bban = '';
   for (const [, kind, count] of spec.matchAll(/([anc])(\d+)/g)) {
     for (let i = 0; i < Number(count); i += 1) {
-      bban += kind === 'n' ? String(int(0, 9)) : kind === 'a' ? String.fromCharCode(65 + int(0, 25)) : pick([...'ABCDEFGHJKLMNPQRSTUVWXYZ0123456789']);
+      bban +=
+        kind === 'n'
+          ? String(int(0, 9))
+          : kind === 'a'
+            ? String.fromCharCode(65 + int(0, 25))
+            : pick([...'ABCDEFGHJKLMNPQRSTUVWXYZ0123456789']);
     }
   }
   const numeric = (bban + country + '00').replace(/[A-Z]/g, (c) => String(c.charCodeAt(0) - 55));
@@ -201,7 +219,8 @@ function apiKey(): { value: string; variant: string } {
 /** Ordinary values a human taking over needs, each made fresh per entry. */
 const KEEP_MAKERS: Readonly<Record<string, () => string>> = {
   order: () => pick([`#W${digits(7)}`, `ord_${digits(4)}`, `ORD-2026-${digits(5)}`, String(int(1000, 9999))]),
-  amount: () => pick([`$${int(10, 1999)}.${digits(2)}`, `€${int(10, 999)}.00`, `£${int(10, 999)}.${digits(2)}`, `${int(1, 2)},${digits(3)}.00`]),
+  amount: () =>
+    pick([`$${int(10, 1999)}.${digits(2)}`, `€${int(10, 999)}.00`, `£${int(10, 999)}.${digits(2)}`, `${int(1, 2)},${digits(3)}.00`]),
   date: () => {
     const m = String(int(1, 12)).padStart(2, '0');
     const d = String(int(1, 28)).padStart(2, '0');
@@ -272,9 +291,21 @@ function entry(id: string, cls: string, classes: readonly string[], split: Split
       const [question, answer] = pick(half(f.reply, split));
       messages.push({ role: 'agent', text: question }, { role: 'customer', text: answer.replace('{v}', value) });
     } else if (place === 'args') {
-      messages.push({ role: 'tool', name: pick(TOOLS), arguments: { customer_id: customerId, [pick(half(f.args, split))]: value }, ok: true, output: '{"status": "ok"}' });
+      messages.push({
+        role: 'tool',
+        name: pick(TOOLS),
+        arguments: { customer_id: customerId, [pick(half(f.args, split))]: value },
+        ok: true,
+        output: '{"status": "ok"}',
+      });
     } else {
-      messages.push({ role: 'tool', name: pick(TOOLS), arguments: { customer_id: customerId }, ok: true, output: JSON.stringify({ [pick(half(f.output, split))]: value, customer_id: customerId }) });
+      messages.push({
+        role: 'tool',
+        name: pick(TOOLS),
+        arguments: { customer_id: customerId },
+        ok: true,
+        output: JSON.stringify({ [pick(half(f.output, split))]: value, customer_id: customerId }),
+      });
     }
     if (random() < 0.5) messages.push({ role: 'agent', text: pick(half(f.echo, split)).replace('{v}', value) });
   }

@@ -124,10 +124,22 @@ export const FRAGMENTS: Readonly<Record<string, ClassFragments>> = {
     ],
     args: ['password', 'new_password', 'pwd', 'current_password', 'passwd', 'pw'],
     output: ['password', 'initial_password', 'temp_password', 'new_password', 'pwd', 'account_password'],
-    echo: ['Thanks, password {v} received.', "I've reset it; your temporary password is {v}.", 'Your new password is {v}.', 'pw {v} saved.'],
+    echo: [
+      'Thanks, password {v} received.',
+      "I've reset it; your temporary password is {v}.",
+      'Your new password is {v}.',
+      'pw {v} saved.',
+    ],
   },
   iban: {
-    say: ['please refund to IBAN {v}', 'my IBAN: {v}', 'send to {v} please', 'the account is {v}', 'IBAN {v} (name: M. Dubois)', 'payout to {v}'],
+    say: [
+      'please refund to IBAN {v}',
+      'my IBAN: {v}',
+      'send to {v} please',
+      'the account is {v}',
+      'IBAN {v} (name: M. Dubois)',
+      'payout to {v}',
+    ],
     reply: [
       ['Which bank account should the refund go to?', '{v}'],
       ['What is your IBAN?', "it's {v}"],
@@ -215,5 +227,20 @@ export const KEEP_ONLY: readonly string[] = [
   'flight HAT018 on 2026-05-15',
 ];
 
-export const GREETINGS = ['Hi', 'Hello', 'hello, I need help with a payment', 'Hi, the refund needs to go somewhere', 'hey', 'Good morning'];
-export const TOOLS = ['update_payment_method', 'verify_otp', 'update_account', 'update_payout_account', 'verify_identity', 'add_card', 'set_api_key'];
+export const GREETINGS = [
+  'Hi',
+  'Hello',
+  'hello, I need help with a payment',
+  'Hi, the refund needs to go somewhere',
+  'hey',
+  'Good morning',
+];
+export const TOOLS = [
+  'update_payment_method',
+  'verify_otp',
+  'update_account',
+  'update_payout_account',
+  'verify_identity',
+  'add_card',
+  'set_api_key',
+];

@@ -28,7 +28,9 @@ for (const file of files) {
   if (show) {
     for (const r of results) {
       if (r.inPacket.length + r.atRest.length + r.overRedacted.length + r.absentKeep.length === 0) continue;
-      console.log(JSON.stringify({ id: r.id, inPacket: r.inPacket, atRest: r.atRest, overRedacted: r.overRedacted, absentKeep: r.absentKeep }));
+      console.log(
+        JSON.stringify({ id: r.id, inPacket: r.inPacket, atRest: r.atRest, overRedacted: r.overRedacted, absentKeep: r.absentKeep }),
+      );
     }
   }
 }

@@ -72,6 +72,12 @@ describe('buildContextPacket on a tau2 retail log', () => {
     expect(packet.transcript_ref).toBe('conv_01HX/messages');
   });
 
+  it('reads a packet stored before a redaction kind was added, with that kind at 0', () => {
+    const stored = JSON.parse(JSON.stringify(packet)) as { redactions: Record<string, number> };
+    delete stored.redactions['nino'];
+    expect(ContextPacketSchema.parse(stored).redactions.nino).toBe(0);
+  });
+
   it('identifies and verifies the customer from the identity lookup', () => {
     expect(packet.customer).toEqual({ id: 'yusuf_rossi_9620', verified: true, verified_by: 'find_user_id_by_name_zip' });
   });

@@ -3,6 +3,7 @@ import { packetFacts, type PacketFact } from './packet-facts.js';
 import { identifyCustomer, inferToolKind, isHandoffTool, ToolKindSchema } from './packet-tools.js';
 import { redactValue } from './redact.js';
 import { createConversationRedactor, type ConversationRedactor } from './redact-conversation.js';
+import { questionFor } from './redact-reply.js';
 import { addRedactionCounts, emptyRedactionCounts, REDACTION_KINDS, type RedactionCounts, type RedactionKind } from './redact-fields.js';
 import { HandoffReasonSchema, TranscriptItemSchema, type HandoffReason, type TranscriptItem } from './transcript.js';
 
@@ -209,8 +210,7 @@ export function buildContextPacket(input: ContextPacketInput): ContextPacket {
 function safeText(items: readonly TranscriptItem[], i: number, redactor: ConversationRedactor, counts: RedactionCounts): string {
   const item = items[i];
   if (!item || item.role === 'tool') return '';
-  const previous = items[i - 1];
-  const answers = item.role === 'customer' && previous?.role === 'agent' ? previous.text : undefined;
+  const answers = questionFor(items, i);
   const redacted = redactor.text(item.text, answers === undefined ? {} : { answers });
   addRedactionCounts(counts, redacted.counts);
   return redacted.text;

@@ -132,3 +132,29 @@ describe('idempotence of the stateless functions', () => {
     expect(redactValue(value).value).toEqual(value);
   });
 });
+
+describe('the question a reply answers', () => {
+  const reply = (items: TranscriptItem[]) => JSON.stringify(redactTranscript(items).items.at(-1));
+  it('is the agent turn before it, even with one customer turn between', () => {
+    const items: TranscriptItem[] = [
+      { role: 'agent', text: 'What is the code we just texted you?' },
+      { role: 'customer', text: 'one sec' },
+      { role: 'customer', text: '4 8 2 9 1 3' },
+    ];
+    expect(reply(items)).toContain('[otp]');
+    expect(reply([...items.slice(0, 2), { role: 'customer', text: 'ok' }, { role: 'customer', text: '482913' }])).toContain('482913');
+  });
+
+  it('is the code a tool just sent', () => {
+    const sent: TranscriptItem = {
+      role: 'tool',
+      name: 'send_verification_code',
+      arguments: { customer_id: 'cus_1' },
+      ok: true,
+      output: '{"sent": true}',
+    };
+    expect(reply([sent, { role: 'customer', text: 'got it: 482913' }])).toContain('[otp]');
+    const lookup: TranscriptItem = { role: 'tool', name: 'get_order', arguments: { order_id: '482913' }, ok: true, output: '{}' };
+    expect(reply([lookup, { role: 'customer', text: 'order 482913' }])).toContain('482913');
+  });
+});

@@ -17,6 +17,7 @@ import {
   type RedactionKind,
 } from './redact-fields.js';
 import { readDigitRun } from './redact-number-words.js';
+import { questionFor } from './redact-reply.js';
 import { redactText, type RedactedText, type RedactTextOptions } from './redact.js';
 import { walkValue, type RedactedArguments, type RedactedValue } from './redact-value.js';
 import type { TranscriptItem } from './transcript.js';
@@ -36,10 +37,11 @@ export interface ConversationRedactor {
   /** {@link redactValue}, then the values seen earlier. */
   value(value: unknown, fieldName?: string): RedactedValue;
   /**
-   * One transcript item for storage: a turn's text (a customer's short reply read as the answer
-   * to the agent's turn `previous`), or a tool call's arguments and output (as text, as stored).
+   * One transcript item for storage: a turn's text, or a tool call's arguments and output (as
+   * text, as stored). `answers` is the question a customer's turn answers (see `questionFor`), so
+   * that a short reply ("482913") is redacted as what was asked for.
    */
-  item(item: TranscriptItem, previous?: TranscriptItem): RedactedItem;
+  item(item: TranscriptItem, answers?: string): RedactedItem;
   /** Only the values seen so far, wherever they appear in `value` (strings inside JSON too). */
   scrub<T>(value: T): { value: T; counts: RedactionCounts };
 }
@@ -140,14 +142,13 @@ export function createConversationRedactor(): ConversationRedactor {
     text,
     value,
     arguments: args,
-    item(item, previous) {
+    item(item, answers) {
       if (item.role === 'tool') {
         const a = args(item.arguments);
         const output = text(item.output);
         return { item: { ...item, arguments: a.arguments, output: output.text }, counts: addRedactionCounts(a.counts, output.counts) };
       }
-      const answers = item.role === 'customer' && previous?.role === 'agent' ? previous.text : undefined;
-      const t = text(item.text, answers === undefined ? {} : { answers });
+      const t = text(item.text, answers === undefined || item.role !== 'customer' ? {} : { answers });
       return { item: { ...item, text: t.text }, counts: t.counts };
     },
     scrub<T>(input: T) {
@@ -162,7 +163,7 @@ export function redactTranscript(items: readonly TranscriptItem[]): { items: Tra
   const redactor = createConversationRedactor();
   const counts = emptyRedactionCounts();
   const out = items.map((item, i) => {
-    const redacted = redactor.item(item, items[i - 1]);
+    const redacted = redactor.item(item, questionFor(items, i));
     addRedactionCounts(counts, redacted.counts);
     return redacted.item;
   });

@@ -1,3 +1,10 @@
+/**
+ * The detectors behind `redactText`, in the order they run: issued keys and tokens by prefix,
+ * field pairs (`"cvv": "123"`, `api_key=…`), labels with the value next to them, label windows
+ * (values spaced or spelled out, or a few words on), and the shapes that need no label: IBANs,
+ * card numbers, SSNs and National Insurance numbers.
+ */
+
 import { redactCards } from './redact-cards.js';
 import {
   isRedactionMarker,

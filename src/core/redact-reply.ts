@@ -5,7 +5,9 @@
  * to follow a question keeps its numbers.
  */
 
-import { readDigitRun } from './redact-number-words.js';
+import { cardPrefixValid } from './redact-cards.js';
+import { isNumberWord, readDigitRun } from './redact-number-words.js';
+import type { TranscriptItem } from './transcript.js';
 import { redactionMarker, type RedactionKind, type RedactionCounter } from './redact-fields.js';
 
 type Counter = RedactionCounter;
@@ -89,9 +91,43 @@ export function redactAnswer(text: string, question: string, count: Counter): st
       at = run.end - 1;
       continue;
     }
+    // A 15-digit IMEI is no answer to "what is the card number?"; a mistyped card still starts like one.
+    if (asked.kind === 'card' && !cardPrefixValid(run.digits)) {
+      at = run.end - 1;
+      continue;
+    }
     out += text.slice(last, run.start) + redactionMarker(asked.kind, asked.kind === 'card' ? run.digits.slice(-4) : undefined);
     last = run.end;
     count(asked.kind, text.slice(run.start, run.end));
   }
   return out + text.slice(last);
+}
+
+// A tool that has just sent the customer a code: their next short message is likely that code.
+const SENDS_CODE =
+  /(?:send|resend|text|sms|email|issue|request)_?(?:\w+_)?(?:otp|code|passcode|verification|2fa|token)|(?:otp|verification|code)_?(?:send|sent|request)/i;
+
+/** True when `text` holds a digit or three number words ("one sec" holds none). */
+function readsNumber(text: string): boolean {
+  return /\d/.test(text) || text.split(/[^\p{L}]+/u).filter((w) => w !== '' && isNumberWord(w)).length >= 3;
+}
+
+/**
+ * The question a customer's turn at `i` answers, if any: the agent's last turn when at most one
+ * other customer turn came after it ("What is the code?" / "one sec" / "482913"), or, when the last
+ * thing before it was a successful tool call that sent a code (`send_verification_code`), that code.
+ */
+export function questionFor(items: readonly TranscriptItem[], i: number): string | undefined {
+  if (items[i]?.role !== 'customer') return undefined;
+  let customerTurns = 0;
+  for (let j = i - 1; j >= 0 && j >= i - 4; j -= 1) {
+    const item = items[j];
+    if (!item) return undefined;
+    if (item.role === 'agent' || item.role === 'human') return item.text;
+    if (item.role === 'tool') return item.ok && SENDS_CODE.test(item.name) ? 'What is the one-time code we just sent you?' : undefined;
+    // Only a turn with no number in it ("one sec") stands between a question and its answer.
+    customerTurns += 1;
+    if (customerTurns > 1 || readsNumber(item.text)) return undefined;
+  }
+  return undefined;
 }

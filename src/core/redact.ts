@@ -34,6 +34,7 @@ import { redactAnswer } from './redact-reply.js';
 export { cardPrefixValid, luhnValid } from './redact-cards.js';
 export { ibanValid } from './redact-detectors.js';
 export { ninoValid, ssnValid } from './redact-national-ids.js';
+export { questionFor } from './redact-reply.js';
 export { redactArguments, redactValue, type RedactedArguments, type RedactedValue } from './redact-value.js';
 export {
   REDACTION_KINDS,
