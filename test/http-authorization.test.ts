@@ -5,8 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConversationId, StaffId } from '../src/core/index.js';
-import { scriptedPolicy } from '../src/testing/scripted-policy.js';
-import { startTestRuntime, type TestRuntime } from './support/runtime-server.js';
+import { handoffPolicy, startTestRuntime, type TestRuntime } from './support/runtime-server.js';
 
 type Caller = 'none' | 'otherCustomer' | 'agent' | 'supervisor' | 'admin';
 const CALLERS: Caller[] = ['none', 'otherCustomer', 'agent', 'supervisor', 'admin'];
@@ -18,17 +17,7 @@ let owner: { token: string; id: string };
 beforeAll(async () => {
   // The agent hands every conversation to queue_billing at once: the routes are under test.
   server = await startTestRuntime('sqlite', {
-    policy: () =>
-      scriptedPolicy(
-        [
-          {
-            toolCalls: [{ name: 'handoff', arguments: { target: 'queue_billing', reason: 'customer_request', summary: 'wants a person' } }],
-          },
-        ],
-        {
-          whenExhausted: 'repeat_last',
-        },
-      ),
+    policy: handoffPolicy,
   });
   tokens.otherCustomer = (await server.open()).token;
   tokens.agent = (await server.staff('agent', ['billing'])).token;

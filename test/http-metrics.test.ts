@@ -1,25 +1,14 @@
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StaffId } from '../src/core/index.js';
-import { scriptedPolicy } from '../src/testing/scripted-policy.js';
-import { startTestRuntime, type TestRuntime } from './support/runtime-server.js';
+import { handoffPolicy, startTestRuntime, type TestRuntime } from './support/runtime-server.js';
 
 let server: TestRuntime;
 let supervisor: string;
 
 beforeAll(async () => {
   server = await startTestRuntime('sqlite', {
-    policy: () =>
-      scriptedPolicy(
-        [
-          {
-            toolCalls: [{ name: 'handoff', arguments: { target: 'queue_billing', reason: 'customer_request', summary: 'wants a person' } }],
-          },
-        ],
-        {
-          whenExhausted: 'repeat_last',
-        },
-      ),
+    policy: handoffPolicy,
   });
   supervisor = (await server.staff('supervisor')).token;
   const staff = await server.staff('agent', ['billing']);

@@ -17,22 +17,13 @@ import { runEval, type EvalProgress } from './eval/run-eval.js';
 import { marginOf, rewardValues, runSearch, scoreOf, type PolicyScore, type TaskValues } from './audit-search.js';
 import type { Style } from './user.js';
 import { generateVariants, HANDOFF_VARIANT_SEED } from './variants/index.js';
+import { EXPLOIT_NAMES } from './agents/names.js';
 import type { VariantSplit } from './variant.js';
 
 export type { PolicyScore } from './audit-search.js';
 
 /** The policies the audit pits against the honest agent. */
-export const AUDIT_EXPLOITS = [
-  'always-transfer',
-  'keyword-stuffer',
-  'empathy-spammer',
-  'fake-resolver',
-  'injector',
-  'looper',
-  'staller',
-  'unknown-tool-caller',
-  'trigger-farmer',
-] as const;
+export const AUDIT_EXPLOITS = ['always-transfer', ...EXPLOIT_NAMES] as const;
 export type AuditExploit = (typeof AUDIT_EXPLOITS)[number];
 export const HONEST_AGENT = 'rule' as const;
 

@@ -51,6 +51,15 @@ let staffSeq = 0;
 /** An agent that answers every message with one fixed reply: for tests of the routes, not of the agent. */
 export const notedPolicy = (): Policy => scriptedPolicy([{ reply: 'Noted.' }], { whenExhausted: 'repeat_last' });
 
+/** An agent that hands every conversation to billing's queue at once: for tests of what happens after. */
+export const handoffPolicy = (): Policy =>
+  scriptedPolicy(
+    [{ toolCalls: [{ name: 'handoff', arguments: { target: 'queue_billing', reason: 'customer_request', summary: 'wants a person' } }] }],
+    {
+      whenExhausted: 'repeat_last',
+    },
+  );
+
 export async function startTestRuntime(
   kind: TestStoreKind,
   options: { config?: Partial<ServeConfig>; policy?: (agent: AgentConfig) => Policy | null; store?: Store; redact?: Redactor } = {},
