@@ -77,6 +77,8 @@ export const EVENT_DATA = {
     modelCalls: z.number().int().nonnegative(),
     tokens: z.number().int().nonnegative(),
     wallMs: z.number().nonnegative().default(0),
+    /** The last log position the turn had read: customer messages after it are still unanswered. */
+    upTo: z.number().int().nonnegative().optional(),
   }),
   /** A tool call waits for a person's approval; only this call can be resumed. */
   'approval.requested': z.object({

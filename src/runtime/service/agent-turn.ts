@@ -68,17 +68,21 @@ export function pendingApproval(events: readonly StoredEvent[]): ToolCall | null
 }
 
 /**
- * Whether the log holds a customer message the agent has not answered: one received after the
- * agent's last turn and after the last time a human handed the conversation back (what a human
- * already dealt with is not the agent's to answer).
+ * Whether the log holds a customer message the agent has not answered: one after everything the
+ * agent's last turn had read (a message that came in while a turn ran is still to answer), and
+ * after the last time a human handed the conversation back (what a human already dealt with is
+ * not the agent's to answer).
  */
 export function hasUnansweredMessage(events: readonly StoredEvent[]): boolean {
-  for (let i = events.length - 1; i >= 0; i -= 1) {
-    const type = events[i]!.type;
-    if (type === 'message.received') return true;
-    if (type === 'turn.completed' || type === 'conversation.handed_back' || type === 'approval.requested') return false;
+  let answered = 0;
+  let lastReceived = 0;
+  for (const event of events) {
+    if (event.type === 'message.received') lastReceived = event.seq;
+    // A turn recorded before `upTo` existed read everything before its own record.
+    else if (event.type === 'turn.completed') answered = Math.max(answered, event.data.upTo ?? event.seq);
+    else if (event.type === 'conversation.handed_back' || event.type === 'approval.requested') answered = Math.max(answered, event.seq);
   }
-  return false;
+  return lastReceived > answered;
 }
 
 /**
@@ -120,7 +124,15 @@ export async function agentTurn(
       { policy: deps.policyFor(agent), decide: deps.decide, clock: deps.clock },
     ),
   );
-  const records = turnRecords({ conversationId, agent: agentId, before, result, spentBefore, redact: deps.redact });
+  const records = turnRecords({
+    conversationId,
+    agent: agentId,
+    before,
+    result,
+    spentBefore,
+    redact: deps.redact,
+    upTo: events.at(-1)?.seq ?? 0,
+  });
   const me = { type: 'agent', id: agentId } as const;
   if (result.type === 'reply') {
     // The turn's record and its reply are stored together: a crash never leaves a turn marked

@@ -270,3 +270,36 @@ describe('the conversation service: gateway and harness together', () => {
     });
   });
 });
+
+describe('turns off the request path', () => {
+  it('stores the message at once; a model that never answers holds up only its own conversation', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const prompts: string[] = [];
+    const policy = {
+      name: 'stalls on "slow"',
+      async next(request: PolicyRequest): Promise<PolicyResponse> {
+        const last = request.messages.findLast((m) => m.role === 'user')?.content ?? '';
+        prompts.push(last);
+        if (last.includes('slow')) await gate;
+        return { ok: true, content: `answer to ${last}`, toolCalls: [], usage: { promptTokens: 1, completionTokens: 1 } };
+      },
+    };
+    const { gateway, runner } = setup({ [TEST_AGENT]: policy });
+    const slow = await gateway.open();
+    const fast = await gateway.open();
+    const stuck = await runner.receive(slow.id, { text: 'slow question', idempotencyKey: 's1' });
+    // The message is stored before the agent has answered: the caller is not kept waiting.
+    expect(stuck.ok && stuck.duplicate === false).toBe(true);
+    expect((await gateway.read(slow.id))!.messages.map((m) => m.text)).toEqual(['slow question']);
+    const quick = await runner.receive(fast.id, { text: 'fast question', idempotencyKey: 'f1' });
+    expect(quick.ok && (await quick.turn)).toEqual({ type: 'reply', delivered: true, text: 'answer to fast question' });
+    // A second message to the stalled conversation waits behind its first turn, never beside it.
+    const queued = await runner.receive(slow.id, { text: 'are you there?', idempotencyKey: 's2' });
+    expect(prompts.filter((p) => p.includes('are you there'))).toEqual([]);
+    release();
+    expect(stuck.ok && (await stuck.turn)).toMatchObject({ type: 'reply', text: 'answer to slow question' });
+    await runner.idle();
+    expect(queued.ok && (await queued.turn)).toMatchObject({ type: 'reply', text: 'answer to are you there?' });
+  });
+});

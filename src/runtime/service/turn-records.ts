@@ -15,6 +15,8 @@ export function turnRecords(input: {
   result: TurnResult;
   spentBefore: Spent;
   redact: Redactor;
+  /** The last log position the turn read. */
+  upTo: number;
 }): RecordEventDraft[] {
   const { agent, result, redact } = input;
   const drafts: RecordEventDraft[] = [];
@@ -53,6 +55,7 @@ export function turnRecords(input: {
       modelCalls: result.spent.modelCalls - input.spentBefore.modelCalls,
       tokens: result.spent.tokens - input.spentBefore.tokens,
       wallMs: result.spent.wallMs - input.spentBefore.wallMs,
+      upTo: input.upTo,
     },
   });
   return drafts;
