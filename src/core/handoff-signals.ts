@@ -36,6 +36,7 @@ import {
   isShouting,
   stem,
 } from './handoff-topics-lexicon.js';
+import { isWriteTool } from './tool-kind.js';
 import type { ToolItem, TranscriptItem } from './transcript.js';
 
 /** Where a signal fired: the exact text, the transcript item, and the offset of the text in it. */
@@ -181,7 +182,7 @@ function toolSignals(item: ToolItem, index: number, policy: DeciderPolicy): Sign
   }
   const raw = item.arguments[policy.amountArgument];
   const amount = parseAmount(raw);
-  if (amount !== undefined && (policy.writeTools.length === 0 || policy.writeTools.includes(item.name))) {
+  if (amount !== undefined && isWriteTool(item.name, policy.writeTools)) {
     out.push({
       kind: 'write_amount',
       tool: item.name,
