@@ -1,10 +1,12 @@
+import { canonicalize } from './text-canon.js';
+
 /**
  * The lexicon of asking for a person: word classes, request frames, and the scope rules
  * (negation, reported speech) that tell "get me a manager" from "my friend told me to ask for
  * a manager". Patterns run on normalized clauses (see `normalizeText`), never on raw text.
  */
 
-/** A clause of a message: its original text, its normalized twin of the same length, and where it starts. */
+/** A clause of a message: its original text, its canonical form (`canonicalize`), and where the text starts. */
 export interface Clause {
   text: string;
   norm: string;
@@ -31,7 +33,7 @@ const QUOTED = /"[^"\n]{1,200}"/g;
 // Sentence ends, commas and contrast words end a clause, and with it the scope of a negation.
 const CLAUSE_BREAK = /[.!?;:\n]+|,|\s+(?:but|however|although|though|because|cause|cuz|whereas|otherwise|or else)\s+/g;
 
-/** Splits a message into clauses, with quoted speech blanked out of the normalized text. */
+/** Splits a message into clauses, with quoted speech blanked out, each clause's words made canonical. */
 export function splitClauses(text: string): Clause[] {
   const norm = normalizeText(text).replace(QUOTED, (q) => ' '.repeat(q.length));
   const clauses: Clause[] = [];
@@ -40,7 +42,8 @@ export function splitClauses(text: string): Clause[] {
     const raw = norm.slice(from, end);
     const lead = raw.length - raw.trimStart().length;
     const piece = raw.trim();
-    if (piece !== '') clauses.push({ text: text.slice(from + lead, from + lead + piece.length), norm: piece, start: from + lead });
+    if (piece !== '')
+      clauses.push({ text: text.slice(from + lead, from + lead + piece.length), norm: canonicalize(piece).trim(), start: from + lead });
   };
   for (const m of norm.matchAll(CLAUSE_BREAK)) {
     push(m.index);

@@ -36,6 +36,7 @@ import {
   isShouting,
   stem,
 } from './handoff-topics-lexicon.js';
+import { canonicalize } from './text-canon.js';
 import { isWriteTool } from './tool-kind.js';
 import type { ToolItem, TranscriptItem } from './transcript.js';
 
@@ -212,7 +213,7 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
     }
     if (item.role !== 'customer') {
       if (item.role === 'agent') {
-        const norm = normalizeText(item.text);
+        const norm = canonicalize(normalizeText(item.text));
         offerPending = AGENT_OFFER.test(norm);
         asked = norm.includes('?') ? { stems: stemsOf(norm), intents: capabilityIntents(norm, policy) } : { stems: new Set(), intents: [] };
       }
@@ -220,7 +221,7 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
     }
     const found: Signal[] = [];
     const clauses = splitClauses(item.text);
-    const whole = normalizeText(item.text).trim();
+    const whole = canonicalize(normalizeText(item.text)).trim();
     if (offerPending) {
       if (ACCEPT.test(whole)) found.push({ kind: 'human_request', evidence: item.text.trim(), index, offset: 0 });
       else if (DECLINE.test(whole)) found.push({ kind: 'human_declined', evidence: item.text.trim(), index, offset: 0 });

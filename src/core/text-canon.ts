@@ -1,0 +1,265 @@
+/**
+ * Canonical words for the decider's patterns: what a customer typed, put in the words the
+ * lexicons are written in. Runs on text already lower-cased by `normalizeText`. It folds
+ * stretched letters ("humaaan", "pleeease"), common chat abbreviations ("gimme", "ur", "pls",
+ * "sum1"), symbols and emoji, and corrects one slip (edit distance 1: a letter dropped, doubled,
+ * swapped or replaced) in the key nouns and verbs of hand-off ("humna", "supervisr", "tranfer").
+ * The output may differ in length from the input: callers keep the original text for evidence.
+ */
+
+/** Chat spellings and their words, whole-word only. */
+const ABBREVIATIONS: Readonly<Record<string, string>> = {
+  u: 'you',
+  ya: 'you',
+  yu: 'you',
+  ur: 'your',
+  yr: 'your',
+  r: 'are',
+  pls: 'please',
+  plz: 'please',
+  plse: 'please',
+  pleas: 'please',
+  pleez: 'please',
+  ppl: 'people',
+  peeps: 'people',
+  sum1: 'someone',
+  some1: 'someone',
+  smone: 'someone',
+  any1: 'anyone',
+  ne1: 'anyone',
+  gimme: 'give me',
+  lemme: 'let me',
+  wanna: 'want to',
+  gonna: 'going to',
+  gotta: 'got to',
+  hafta: 'have to',
+  hooman: 'human',
+  hoomans: 'humans',
+  hmn: 'human',
+  humn: 'human',
+  huma: 'human',
+  prsn: 'person',
+  mgr: 'manager',
+  supv: 'supervisor',
+  repr: 'representative',
+  cust: 'customer',
+  svc: 'service',
+  rn: 'right now',
+  asap: 'asap',
+  im: "i'm",
+  ive: "i've",
+  cant: "can't",
+  dont: "don't",
+  wont: "won't",
+  didnt: "didn't",
+  doesnt: "doesn't",
+  isnt: "isn't",
+  arent: "aren't",
+  wouldnt: "wouldn't",
+  couldnt: "couldn't",
+  youre: "you're",
+  theyre: "they're",
+  thats: "that's",
+  whats: "what's",
+  theres: "there's",
+  idk: "i don't know",
+  cuz: 'because',
+  coz: 'because',
+  bc: 'because',
+  b4: 'before',
+  thx: 'thanks',
+  tx: 'thanks',
+  ty: 'thank you',
+  msg: 'message',
+  acct: 'account',
+  acc: 'account',
+  srsly: 'seriously',
+  k: 'ok',
+  kk: 'ok',
+  okk: 'ok',
+  okie: 'ok',
+  tho: 'though',
+  kys: 'kill myself',
+  unalive: 'kill',
+  unaliving: 'killing',
+  sewerslide: 'suicide',
+  kms: 'kill myself',
+};
+
+/**
+ * The key words of hand-off, corrected within one slip. Only words of five letters or more are
+ * corrected, and only to a word with the same first letter, so short everyday words ("bill",
+ * "talk", "walk") are never rewritten.
+ */
+const KEY_WORDS = [
+  'human',
+  'humans',
+  'person',
+  'people',
+  'manager',
+  'supervisor',
+  'representative',
+  'agent',
+  'operator',
+  'someone',
+  'somebody',
+  'anyone',
+  'anybody',
+  'speak',
+  'transfer',
+  'transferred',
+  'connect',
+  'escalate',
+  'complaint',
+  'grievance',
+  'lawyer',
+  'solicitor',
+  'attorney',
+  'lawsuit',
+  'proceedings',
+  'suicide',
+  'suicidal',
+  'myself',
+  'ambulance',
+  'breathing',
+  'unconscious',
+  'collapsed',
+  'seizure',
+  'customer',
+  'service',
+  'support',
+  'specialist',
+  'colleague',
+  'employee',
+  'please',
+  'actual',
+  'really',
+  'overdose',
+  'formal',
+  'official',
+  'officially',
+  'formally',
+  'callback',
+  'talking',
+  'speaking',
+];
+/** Real words one slip away from a key word: never "corrected". */
+const REAL_WORDS = new Set([
+  'humane',
+  'prison',
+  'parson',
+  'persona',
+  'steak',
+  'sneak',
+  'speck',
+  'spear',
+  'spell',
+  'spent',
+  'count',
+  'courts',
+  'layer',
+  'regal',
+  'sawyer',
+  'agents',
+  'urgent',
+  'compliant',
+  'someones',
+  'anyones',
+  'proceeding',
+  'connects',
+  'agency',
+  'agenda',
+  'pleased',
+  'pleases',
+  'please',
+  'peoples',
+  'actually',
+  'really',
+  'reality',
+  'realty',
+  'formula',
+  'formals',
+  'officials',
+  'seizures',
+  'customs',
+  'customers',
+  'services',
+  'served',
+  'server',
+  'humor',
+  'humour',
+  'humid',
+  'humble',
+  'complain',
+  'complains',
+  'complained',
+  'formality',
+  'speaker',
+  'transfers',
+  'operators',
+  'managers',
+  'speaks',
+  'sneaky',
+  'talkin',
+  'speakin',
+]);
+
+const byInitial = new Map<string, string[]>();
+for (const w of KEY_WORDS) byInitial.set(w[0]!, [...(byInitial.get(w[0]!) ?? []), w]);
+
+/** Whether `a` and `b` are at most one edit apart (insert, delete, replace, or swap two neighbours). */
+export function withinOneEdit(a: string, b: string): boolean {
+  if (a === b) return true;
+  const la = a.length;
+  const lb = b.length;
+  if (Math.abs(la - lb) > 1) return false;
+  let i = 0;
+  while (i < la && i < lb && a[i] === b[i]) i++;
+  if (la === lb) {
+    if (a.slice(i + 1) === b.slice(i + 1)) return true; // replaced
+    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2); // swapped
+  }
+  return la > lb ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+}
+
+const corrected = new Map<string, string>();
+
+/** The key word a token is a slip of, or the token itself. */
+const KEY_SET = new Set(KEY_WORDS);
+// "escalated", "agents", "connecting": an inflection of a key word is a word, not a slip.
+const INFLECTED = /(?:s|es|d|ed|ing|er|ers|ly|ment|ion)$/;
+const isInflection = (token: string): boolean => {
+  const m = INFLECTED.exec(token);
+  if (!m) return false;
+  const root = token.slice(0, m.index);
+  return KEY_SET.has(root) || KEY_SET.has(`${root}e`) || KEY_SET.has(root.replace(/(.)\1$/, '$1'));
+};
+
+function correct(token: string): string {
+  if (token.length < 5 || KEY_SET.has(token) || REAL_WORDS.has(token) || !/^[a-z]+$/.test(token) || isInflection(token)) return token;
+  const known = corrected.get(token);
+  if (known !== undefined) return known;
+  const hit = (byInitial.get(token[0]!) ?? []).find((k) => withinOneEdit(token, k)) ?? token;
+  if (corrected.size < 50_000) corrected.set(token, hit);
+  return hit;
+}
+
+// Letters stretched for emphasis: three or more of one letter become one ("sooo", "humaaan").
+const STRETCHED = /([a-z])\1{2,}/g;
+// Emoji, pictographs and symbols carry no words; "w/" is "with", "2"/"4" between words are "to"/"for".
+const SYMBOLS = /[^\p{L}\p{N}\s'".,!?;:()\-/&@#$%*+=<>]/gu;
+
+/** The canonical form of a lower-cased text: abbreviations spelled out, stretches folded, slips corrected. */
+export function canonicalize(norm: string): string {
+  const text = norm
+    .replace(SYMBOLS, ' ')
+    .replace(STRETCHED, '$1')
+    .replace(/\bw\//g, 'with ')
+    .replace(/\b(talk|speak|chat|go|get|over|through|back|listen)\s+2\b/g, '$1 to')
+    .replace(/\b(ask|asking|looking|waiting|wait|here)\s+4\b/g, '$1 for');
+  return text.replace(/[a-z0-9]+(?:'[a-z]+)?/g, (token) => {
+    const spelled = ABBREVIATIONS[token];
+    if (spelled !== undefined) return spelled;
+    return correct(token);
+  });
+}
