@@ -23,11 +23,9 @@ import {
   THEIR_MATTER,
   FRUSTRATION,
   GRATITUDE,
-  MEDICAL_HYPERBOLE,
   POLICY_TOPIC_PATTERNS,
   PROBLEM_FRAME,
   REQUEST_FRAME,
-  SAFETY_PATTERNS,
   STILL_A_PROBLEM,
   TOOL_UNAVAILABLE,
   TRANSIENT,
@@ -36,6 +34,7 @@ import {
   isShouting,
   stem,
 } from './handoff-topics-lexicon.js';
+import { MEDICAL_HISTORY, MEDICAL_HYPERBOLE, SAFETY_FAMILIES } from './safety-lexicon.js';
 import { canonicalize } from './text-canon.js';
 import { isWriteTool } from './tool-kind.js';
 import type { ToolItem, TranscriptItem } from './transcript.js';
@@ -126,6 +125,16 @@ function frustration(clauses: readonly Clause[], text: string): Clause | { text:
   // Clause splitting drops punctuation, so "!!!" and shouting are judged on the whole message.
   if (/[!?]{3,}|!{2,}/.test(text) || isShouting(text)) return { text, start: 0 };
   return undefined;
+}
+
+/** The safety topic a text raises, if any: the first family that matches, figures of speech aside. */
+function safetyTopic(norm: string): 'self_harm' | 'danger' | 'medical' | null {
+  for (const family of SAFETY_FAMILIES) {
+    const m = family.re.exec(norm);
+    if (m && !(family.topic === 'medical' && (MEDICAL_HYPERBOLE.test(norm.slice(0, m.index)) || MEDICAL_HISTORY.test(norm))))
+      return family.topic;
+  }
+  return null;
 }
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -232,12 +241,8 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
     const inScope = capabilityIntents(whole, policy).length > 0;
     clauses.forEach((clause, k) => {
       const at = { evidence: clause.text, index, offset: clause.start };
-      for (const p of SAFETY_PATTERNS) {
-        const m = p.re.exec(clause.norm);
-        if (m && !(p.topic === 'medical' && MEDICAL_HYPERBOLE.test(clause.norm.slice(0, m.index)))) {
-          found.push({ kind: 'safety', topic: p.topic, ...at });
-        }
-      }
+      const risk = safetyTopic(clause.norm);
+      if (risk) found.push({ kind: 'safety', topic: risk, ...at });
       for (const p of POLICY_TOPIC_PATTERNS) {
         const m = p.re.exec(clause.norm);
         if (m && !(p.negatable && isNegatedBefore(clause.norm.slice(0, m.index))))
@@ -257,6 +262,11 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
       const judged = found.some((s) => s.index === index && s.offset === clause.start);
       if (!judged && !inScope && asksForSomething(clause, policy)) found.push({ kind: 'no_capability', cause: 'out_of_scope', ...at });
     });
+    // A warning sign split over two clauses ("I just want it all to stop. Permanently.") is read on the whole message.
+    if (!found.some((f) => f.kind === 'safety')) {
+      const risk = safetyTopic(whole.replace(/[.!?;:,\n]+/g, ' ').replace(/\s+/g, ' '));
+      if (risk) found.push({ kind: 'safety', topic: risk, evidence: item.text.trim(), index, offset: 0 });
+    }
     // A death mentioned about the customer's own account is not a bereavement case.
     if (OWN_MATTER.test(whole) && !THEIR_MATTER.test(whole)) {
       for (let i = found.length - 1; i >= 0; i--) {

@@ -11,38 +11,6 @@ const RELATION =
 // "passed" of a person, not of an exam or a car passing by.
 const PASSED = 'passed(?!\\s+(?:the|my|an?|his|her|our|their|your|its|through|by|out|it|me|us|him|them|on to|along|over)\\b)';
 
-/** A safety topic: the customer or someone with them may be in danger. Never negated: a human checks. */
-export interface SafetyPattern {
-  topic: 'self_harm' | 'danger' | 'medical';
-  re: RegExp;
-}
-
-/** Safety phrases. Checked before anything else, and a hit means the model is not called. */
-export const SAFETY_PATTERNS: readonly SafetyPattern[] = [
-  {
-    topic: 'self_harm',
-    re: re(
-      "\\b(?:kill(?:ing)? (?:myself|himself|herself|themselves|my ?self)|end(?:ing)? (?:my|his|her) (?:own )?life|end(?:ing)? it all|take (?:my|his|her) (?:own )?life|suicid\\w*|(?:want|wanna) (?:to )?die\\b|wish i (?:was|were) dead|better off dead|(?:don't|do not) want to (?:live|be alive|exist|be here anymore|wake up)|no (?:reason|point) (?:to|in) (?:live|living|going on)|not worth living|(?:hurt|harm|cut|cutting|hurting|harming) (?:myself|himself|herself)|self[\\s-]?harm\\w*|overdos\\w*|(?:jump|jumping) off (?:a|the) (?:bridge|building|roof))",
-    ),
-  },
-  {
-    topic: 'danger',
-    re: re(
-      `\\b(?:(?:i'm|i am|we're|we are|(?:he|she|they|my \\w+) (?:is|are)) in danger|(?:i|we)(?: am|'m| are|'re| feel)(?: really| very| just)? (?:not safe|unsafe)|(?:i|we) (?:don't|do not) feel safe|(?:feel|am|'m) threatened|threaten(?:ed|ing)? (?:me|us|to (?:hurt|kill|shoot|stab|beat))|threatened to (?:hurt|kill|attack|beat|stab|shoot)|(?:he|she|they|someone|somebody|${RELATION})\\s*(?:'d|'ll|would|will|is going to|'s going to|are going to|is gonna|'s gonna|wants to|is trying to|'s trying to|tried to)\\s+(?:hurt|kill|attack|beat|stab|shoot|strangle) (?:me|us|my|her|him|them)\\b|(?:i'll|i will|i'm going to|i am going to|i'm gonna) (?:hurt|kill|shoot|stab|attack|beat up) (?:you|someone|somebody|people|your|them|everyone)|being (?:abused|attacked|assaulted|followed|stalked|hit|beaten)|domestic (?:violence|abuse)|abusive (?:partner|husband|wife|boyfriend|girlfriend|relationship)|stalk(?:ing|er)|(?:trying to|is|are) break(?:ing)? in\\b|break(?:ing)? into (?:my|our) (?:house|home|flat|apartment|room|car)|broke into (?:my|our) (?:house|home|flat|apartment|room)|break[\\s-]?in at|intruder|gas leak|smell(?:s|ing)? gas|(?:house|home|building|car|flat|apartment|kitchen|room) (?:is )?on fire|there'?s a fire|carbon monoxide|(?:has|with|pulled) a (?:gun|knife|weapon)|bomb (?:threat|scare)|(?:planted|plant|set off) a bomb|hostage|kidnap\\w*|traffick(?:ed|ing))`,
-    ),
-  },
-  {
-    topic: 'medical',
-    re: re(
-      `\\b(?:heart attack|can'?t breathe|cannot breathe|can not breathe|(?:trouble|difficulty|struggling) breathing|(?:not|isn't|isnt|wasn't|stopped|no longer) breathing|(?:he|she|someone|somebody|${RELATION}) (?:has |just |suddenly )?collapsed|(?:took|taken|swallowed) (?:too many|a lot of|a bunch of|a whole bottle of|all (?:my|the|of my)) (?:pills|tablets|meds|medication|sleeping pills|painkillers)|chest pains?|(?:having|had|is having) a stroke|unconscious|unresponsive|passed out|fainted|seizures?|convuls\\w*|anaphyla\\w*|allergic reaction|bleeding (?:heavily|badly|a lot|out|profusely|everywhere)|(?:severe|heavy) bleeding|lots of blood|(?:call|need|send) (?:an |a )?ambulance|call (?:911|999|112)|dial (?:911|999|112)|medical emergency|need a doctor (?:now|urgently|right now)|is choking|choking on|going into labou?r|overdosed)`,
-    ),
-  },
-];
-
-/** "I nearly had a heart attack when I saw the bill": a figure of speech, not an emergency. */
-export const MEDICAL_HYPERBOLE =
-  /\b(?:nearly|almost|practically|gave me|give me|giving me|going to give me|gonna give me|could have had|about to have)\b(?:\s+\w+){0,2}\s*$/;
-
 /** A regulated topic. `negatable`: "I'm not going to sue" takes it back; a death is not taken back. */
 export interface TopicPattern {
   topic: 'complaint' | 'bereavement' | 'legal';
