@@ -27,6 +27,7 @@ import {
   PROBLEM_FRAME,
   REQUEST_FRAME,
   STILL_A_PROBLEM,
+  THING_DIED,
   TOOL_UNAVAILABLE,
   TRANSIENT,
   isIntentWord,
@@ -126,6 +127,8 @@ function frustration(clauses: readonly Clause[], text: string): Clause | { text:
   if (/[!?]{3,}|!{2,}/.test(text) || isShouting(text)) return { text, start: 0 };
   return undefined;
 }
+
+const COMPLAINT_ESCALATION = /\bescalat\w* (?:this|it|that|my \w+) (?:as|to|into) (?:a |an |my )?(?:formal |official )?complaint/;
 
 /** The safety topic a text raises, if any: the first family that matches, figures of speech aside. */
 function safetyTopic(norm: string): 'self_harm' | 'danger' | 'medical' | null {
@@ -245,6 +248,7 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
       if (risk) found.push({ kind: 'safety', topic: risk, ...at });
       for (const p of POLICY_TOPIC_PATTERNS) {
         const m = p.re.exec(clause.norm);
+        if (p.topic === 'bereavement' && THING_DIED.test(clause.norm)) continue;
         if (m && !(p.negatable && isNegatedBefore(clause.norm.slice(0, m.index))))
           found.push({ kind: 'policy_topic', topic: p.topic, ...at });
       }
@@ -255,7 +259,9 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
         !found.some((f) => f.kind === 'policy_topic' && f.index === index && f.offset === clause.start)
       )
         found.push({ kind: 'policy_topic', topic: 'bereavement', ...at });
-      const verdict = personRequest(clause.norm, clauses[k + 1]?.norm);
+      // "Escalate this as a formal complaint" asks for the complaints process, not for a person.
+      const asComplaint = COMPLAINT_ESCALATION.test(clause.norm);
+      const verdict = asComplaint ? null : personRequest(clause.norm, clauses[k + 1]?.norm);
       if (verdict === 'request') found.push({ kind: 'human_request', ...at });
       else if (verdict === 'declined') found.push({ kind: 'human_declined', ...at });
       // A clause already read as a request for (or refusal of) a person, or a topic, asks the agent for nothing.

@@ -140,6 +140,19 @@ const KEY_WORDS = [
   'officially',
   'formally',
   'callback',
+  'legal',
+  'advice',
+  'action',
+  'filing',
+  'against',
+  'courts',
+  'counsel',
+  'instructed',
+  'arbitration',
+  'dissatisfaction',
+  'served',
+  'papers',
+  'recorded',
   'choking',
   'breathe',
   'stroke',
@@ -206,6 +219,17 @@ const REAL_WORDS = new Set([
   'humour',
   'humid',
   'humble',
+  'auction',
+  'server',
+  'severed',
+  'swerved',
+  'counts',
+  'filling',
+  'failing',
+  'paper',
+  'record',
+  'records',
+  'recoded',
   'strike',
   'scarred',
   'sacred',
@@ -264,7 +288,8 @@ function correct(token: string): string {
   if (token.length < 5 || KEY_SET.has(token) || REAL_WORDS.has(token) || !/^[a-z]+$/.test(token) || isInflection(token)) return token;
   const known = corrected.get(token);
   if (known !== undefined) return known;
-  const hit = (byInitial.get(token[0]!) ?? []).find((k) => withinOneEdit(token, k)) ?? token;
+  // A key word that only adds a letter at the end ("court" → "courts") is the same word inflected.
+  const hit = (byInitial.get(token[0]!) ?? []).find((k) => withinOneEdit(token, k) && !k.startsWith(token)) ?? token;
   if (corrected.size < 50_000) corrected.set(token, hit);
   return hit;
 }
