@@ -35,6 +35,7 @@ import {
   isShouting,
   stem,
 } from './handoff-topics-lexicon.js';
+import { EXTRA_BARE_REQUEST, EXTRA_REQUEST_FRAMES, isHypothetical } from './person-request-frames.js';
 import { MEDICAL_HISTORY, MEDICAL_HYPERBOLE, SAFETY_FAMILIES } from './safety-lexicon.js';
 import { canonicalize } from './text-canon.js';
 import { isWriteTool } from './tool-kind.js';
@@ -95,6 +96,8 @@ function personRequest(norm: string, next: string | undefined): Verdict {
   return verdict;
 }
 
+const FRAMES = [...REQUEST_FRAMES, ...EXTRA_REQUEST_FRAMES];
+
 function readPersonRequest(norm: string, refusedNext: boolean): Verdict {
   let requested = false;
   let declined = false;
@@ -103,11 +106,13 @@ function readPersonRequest(norm: string, refusedNext: boolean): Verdict {
     if (bare.groups?.['neg'] === undefined) requested = true;
     else declined = true;
   }
-  for (const frame of REQUEST_FRAMES) {
+  if (!bare && EXTRA_BARE_REQUEST.test(norm)) requested = true;
+  for (const frame of FRAMES) {
     for (const m of norm.matchAll(frame.re)) {
       const before = norm.slice(0, m.index);
       if (frame.lead && !hasRequestLead(before)) continue;
       if (isReportedBefore(before)) continue;
+      if (isHypothetical(norm, m.index, m.index + m[0].length)) continue;
       if (/^ask(?:ed|ing)? for/.test(m[0]) && isThirdPartySubject(before)) continue;
       // Refusing a bot is itself a request: its negation is part of the frame.
       if (frame.name !== 'reject_bot' && isNegatedBefore(before)) declined = true;
