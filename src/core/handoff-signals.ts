@@ -36,6 +36,7 @@ import {
   stem,
 } from './handoff-topics-lexicon.js';
 import { EXTRA_BARE_REQUEST, EXTRA_REQUEST_FRAMES, isHypothetical } from './person-request-frames.js';
+import { AGENT_ALTERNATIVE, TAKE_HELP, WITHDRAW } from './withdrawal.js';
 import { MEDICAL_HISTORY, MEDICAL_HYPERBOLE, SAFETY_FAMILIES } from './safety-lexicon.js';
 import { canonicalize } from './text-canon.js';
 import { isWriteTool } from './tool-kind.js';
@@ -221,6 +222,9 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
   const signals: Signal[] = [];
   const intents: Array<{ key: string; stems: ReadonlySet<string> }> = [];
   let offerPending = false;
+  // The agent just stated the wait or offered its own help: the next reply may take that help.
+  let alternativePending = false;
+  let requestOpen = false;
   // What the agent just asked about: a reply that echoes the question answers it, it does not restate.
   let asked: { stems: ReadonlySet<string>; intents: readonly string[] } = { stems: new Set(), intents: [] };
   items.forEach((item, index) => {
@@ -232,6 +236,7 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
       if (item.role === 'agent') {
         const norm = canonicalize(normalizeText(item.text));
         offerPending = AGENT_OFFER.test(norm);
+        alternativePending = AGENT_ALTERNATIVE.test(norm);
         asked = norm.includes('?') ? { stems: stemsOf(norm), intents: capabilityIntents(norm, policy) } : { stems: new Set(), intents: [] };
       }
       return;
@@ -239,11 +244,15 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
     const found: Signal[] = [];
     const clauses = splitClauses(item.text);
     const whole = canonicalize(normalizeText(item.text)).trim();
-    if (offerPending) {
+    // A withdrawal: an open request called off, or the agent's help taken after it offered it.
+    const withdrawn = requestOpen && (WITHDRAW.test(whole) || (alternativePending && TAKE_HELP.test(whole)));
+    if (withdrawn) found.push({ kind: 'human_declined', evidence: item.text.trim(), index, offset: 0 });
+    else if (offerPending) {
       if (ACCEPT.test(whole)) found.push({ kind: 'human_request', evidence: item.text.trim(), index, offset: 0 });
       else if (DECLINE.test(whole)) found.push({ kind: 'human_declined', evidence: item.text.trim(), index, offset: 0 });
-      offerPending = false;
     }
+    offerPending = false;
+    alternativePending = false;
     // Judged per message: one clause naming a capability ("refund W123, the duplicate one") covers
     // its neighbours, which are usually details of the same request.
     const inScope = capabilityIntents(whole, policy).length > 0;
@@ -304,6 +313,10 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
       }
     }
     asked = { stems: new Set(), intents: [] };
+    for (const f of found) {
+      if (f.kind === 'human_request') requestOpen = true;
+      else if (f.kind === 'human_declined' && !found.some((r) => r.kind === 'human_request' && r.offset >= f.offset)) requestOpen = false;
+    }
     signals.push(...found);
   });
   return signals;
