@@ -33,6 +33,10 @@ const QUOTED = /"[^"\n]{1,200}"/g;
 // Sentence ends, commas and contrast words end a clause, and with it the scope of a negation.
 const CLAUSE_BREAK = /[.!?;:\n]+|,|\s+(?:but|however|although|though|because|cause|cuz|whereas|otherwise|or else)\s+/g;
 
+// Only after an all-lower-case word and before a usual first word, so names and Title Case stay whole.
+const UNPUNCTUATED_SENTENCE =
+  /(?<=(?:^|\s)[a-z']+)\s+(?=(?:Transfer|Connect|Put|Get|Give|Let|Send|Talk|Speak|Someone|Somebody|Anyone|Anybody|Human|Humans|Real|Please|Can|Could|Would|Will|Is|Are|Where|Why|What|How|Who|When|You|Just|Now|Seriously|Honestly|Also|This|That|Then|Cancel|Stop|Fix|Refund|Check|Any|Need|Want|My|It|No|Yes|Ok|Okay)\b)/g;
+
 /** Splits a message into clauses, with quoted speech blanked out, each clause's words made canonical. */
 export function splitClauses(text: string): Clause[] {
   const norm = normalizeText(text).replace(QUOTED, (q) => ' '.repeat(q.length));
@@ -45,9 +49,14 @@ export function splitClauses(text: string): Clause[] {
     if (piece !== '')
       clauses.push({ text: text.slice(from + lead, from + lead + piece.length), norm: canonicalize(piece).trim(), start: from + lead });
   };
-  for (const m of norm.matchAll(CLAUSE_BREAK)) {
-    push(m.index);
-    from = m.index + m[0].length;
+  const breaks = [...norm.matchAll(CLAUSE_BREAK)].map((m) => ({ at: m.index, end: m.index + m[0].length }));
+  // "worst bot ever Transfer me to staff": a capital after a lower-case word, with no stop between, starts a sentence.
+  for (const m of text.matchAll(UNPUNCTUATED_SENTENCE)) breaks.push({ at: m.index, end: m.index + m[0].length });
+  breaks.sort((a, b) => a.at - b.at);
+  for (const b of breaks) {
+    if (b.at < from) continue;
+    push(b.at);
+    from = b.end;
   }
   push(norm.length);
   return clauses;

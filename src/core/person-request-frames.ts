@@ -33,7 +33,7 @@ const WHO = alt(
   'colleagues?',
   `${QUAL} (?:man|woman|guy|lady|one|ones|someone|somebody)`,
 );
-const DET = `(?:(?:a|an|the|your|some|any|one of (?:your|the)|another|other)\\s+)?`;
+const DET = `(?:(?:a|an|the|that|this|your|some|any|one of (?:your|the)|another|other)\\s+)?`;
 const NP = `${DET}(?:${QUAL}\\s+){0,2}${WHO}\\b`;
 const TEAM = alt(
   `(?:some|any)(?:one|body) (?:real|else|human|from (?:your|the) (?:team|side|end|company|office)|at your end|on your (?:side|end)|there)`,
@@ -93,6 +93,14 @@ export const EXTRA_REQUEST_FRAMES: readonly RequestFrame[] = [
     'second_opinion',
     `\\b(?:opinion|answer|help|advice|word|someone)\\s+from\\s+(?:an?\\s+)?(?:${QUAL})\\s+(?:person|human|employee|staff member|member of staff|agent|representative)`,
   ),
+  frame(
+    'can_i_have',
+    `\\b(?:can|could|may) (?:i|we) (?:please )?(?:have|get|see|speak to|talk to|go to)\\s+(?:${NP}|(?:a|an) (?:${QUAL}) one)`,
+  ),
+  frame(
+    'where_are_people',
+    `\\bwhere (?:are|is) (?:the|your|all the|all your|any) (?:${QUAL} )?(?:people|humans|staff|agents|employees|persons|person|human)\\b`,
+  ),
   frame('who_can_i', `\\bwho (?:else )?(?:can|could|should|do|shall) (?:i|we) (?:speak|talk|chat|go) (?:to|with)\\b`),
   frame(
     'past_the_bot',
@@ -111,7 +119,7 @@ export const EXTRA_REQUEST_FRAMES: readonly RequestFrame[] = [
   frame('real_one', `\\b(?:get|give|find|send|bring)\\s+me\\s+(?:a|an|some)\\s+(?:${QUAL})\\s+(?:one|person|human|people)\\b`),
   frame(
     'call_back',
-    `\\b(?:call|ring|phone)\\s+(?:me|us)\\s+back\\b|\\b(?:a|arrange a|book a|schedule a|request a|get a|want a|need a|like a|'d like a)\\s+call ?back\\b|\\bcall ?back (?:from|with|by)\\b`,
+    `\\b(?:call|ring|phone)\\s+(?:me|us)\\s+back\\b|\\b(?:arrange|book|schedule|request|get|want|need|like|'d like|can i have|can i get)\\s+(?:a |an )?call ?back\\b|\\bcall ?back (?:from|with|by)\\b`,
   ),
   // A second language: "voglio parlare con un operatore", "bitte einen echten Menschen", "quiero hablar con una persona".
   frame(
@@ -144,7 +152,7 @@ export const EXTRA_BARE_REQUEST = new RegExp(
     'call ?back',
     `(?:some|any)(?:one|body)(?: (?:real|else|human|competent|who \\w+(?: \\w+){0,5}|that \\w+(?: \\w+){0,5}|with (?:a brain|a pulse|authority|power|sense)|from (?:your|the) (?:team|staff|office)))?`,
     `${QUAL} (?:one|ones|man|woman|person|people|human|humans|someone|somebody)`,
-  )}(?:\\s+(?:please|now|only|asap|immediately|right now|right away|thanks|thank you|already|then|again|pretty please))*$`,
+  )}(?:\\s+(?:please|now|only|asap|immediately|right now|right away|thanks|thank you|ta|cheers|already|then|again|pretty please))*$`,
 );
 
 // A request inside a condition or put off for later is not made now.

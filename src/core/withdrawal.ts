@@ -11,10 +11,10 @@ export const AGENT_ALTERNATIVE = new RegExp(
     '\\b(?:wait|waiting time|queue|hold time)\\b[^.?!]{0,40}\\b(?:is|of|about|around|roughly|approximately|currently|at the moment|\\d+)\\b',
     '\\b\\d+\\s*(?:minutes?|mins?|hours?|hrs?)\\b',
     '\\b(?:an|one|half an|about an) hour\\b',
-    "\\b(?:or|alternatively|also|instead|in the meantime|meanwhile|before that|first|otherwise)\\b[^.?!]{0,60}\\bi (?:can|could|will|am able to|'m able to|'ll)\\b",
+    "\\b(?:or|alternatively|also|instead|in the meantime|meanwhile|before that|before i do|first|otherwise)\\b[^.?!]{0,60}\\bi (?:can|could|will|am able to|'m able to|'ll)\\b",
     "\\bi(?:'m| am) able to (?:help|do|sort|fix|process|handle)\\b",
-    '\\bi can (?:do|help|fix|sort|process|update|try|look|check|handle|resend|send|change|refund)\\b[^.?!]{0,60}(?:right now|now|here|myself|directly|for you|straight away|right away|if you)',
-    '\\b(?:would you like|do you want|want|shall|should) (?:me to |i )?(?:try|give it a go|have a go|go ahead|proceed|look|check)\\b',
+    '\\bi can (?:actually |also |probably |usually |certainly )?(?:do|help|fix|sort|process|update|try|look|check|handle|resend|send|change|refund)\\b[^.?!]{0,60}(?:right now|now|here|myself|directly|for you|straight away|right away|if you)',
+    '\\b(?:would you like|do you want|want|shall|should) (?:me to |i )?(?:try|give it a go|have a go|go ahead|proceed|look|take a look|have a look|check|help)\\b',
     "\\b(?:tell me|let me know) what(?:'s| is) (?:wrong|happening|going on)\\b",
   ].join('|'),
 );
