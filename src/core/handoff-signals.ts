@@ -37,6 +37,7 @@ import {
 } from './handoff-topics-lexicon.js';
 import { EXTRA_BARE_REQUEST, EXTRA_REQUEST_FRAMES, isHypothetical } from './person-request-frames.js';
 import { AGENT_ALTERNATIVE, TAKE_HELP, WITHDRAW } from './withdrawal.js';
+import { AGENT_FALLBACK, createIntentLog, intentVector, type IntentVector } from './intent-similarity.js';
 import { MEDICAL_HISTORY, MEDICAL_HYPERBOLE, SAFETY_FAMILIES } from './safety-lexicon.js';
 import { canonicalize } from './text-canon.js';
 import { isWriteTool } from './tool-kind.js';
@@ -130,7 +131,9 @@ function frustration(clauses: readonly Clause[], text: string): Clause | { text:
     if (m && !isNegatedBefore(clause.norm.slice(0, m.index))) return clause;
   }
   // Clause splitting drops punctuation, so "!!!" and shouting are judged on the whole message.
-  if (/[!?]{3,}|!{2,}/.test(text) || isShouting(text)) return { text, start: 0 };
+  // "OK THANKS" in capitals closes the conversation; it is not shouting at anyone.
+  const closing = GRATITUDE.test(normalizeText(text)) && !STILL_A_PROBLEM.test(normalizeText(text));
+  if (/[!?]{3,}|!{2,}/.test(text) || (isShouting(text) && !closing)) return { text, start: 0 };
   return undefined;
 }
 
@@ -171,14 +174,14 @@ function asksForSomething(clause: Clause, policy: DeciderPolicy): boolean {
 }
 
 const stemsOf = (norm: string) => new Set(words(norm).filter(isIntentWord).map(stem));
-const GENERIC_STEMS = new Set(['order', 'account', 'wrong']);
 
-/** Two statements of the same intent: they share two words, or one specific word that is most of the shorter. */
-function sameIntent(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
-  const shared = [...a].filter((w) => b.has(w));
-  if (shared.length >= 2) return shared.length / Math.min(a.size, b.size) >= 0.5;
-  return shared.length === 1 && !GENERIC_STEMS.has(shared[0] ?? '') && Math.min(a.size, b.size) <= 2;
+/** What the agent's last question asked about. */
+interface Asked {
+  stems: ReadonlySet<string>;
+  intents: readonly string[];
+  vector: IntentVector;
 }
+const NOTHING_ASKED: Asked = { stems: new Set(), intents: [], vector: new Map() };
 
 function parseAmount(value: unknown): number | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
@@ -220,13 +223,15 @@ function toolSignals(item: ToolItem, index: number, policy: DeciderPolicy): Sign
  */
 export function extractSignals(items: readonly TranscriptItem[], policy: DeciderPolicy): Signal[] {
   const signals: Signal[] = [];
-  const intents: Array<{ key: string; stems: ReadonlySet<string> }> = [];
+  const intents = createIntentLog();
+  // The agent's last turn failed to understand: the next turn likely says the same in other words.
+  let fallbackPending = false;
   let offerPending = false;
   // The agent just stated the wait or offered its own help: the next reply may take that help.
   let alternativePending = false;
   let requestOpen = false;
   // What the agent just asked about: a reply that echoes the question answers it, it does not restate.
-  let asked: { stems: ReadonlySet<string>; intents: readonly string[] } = { stems: new Set(), intents: [] };
+  let asked: Asked = NOTHING_ASKED;
   items.forEach((item, index) => {
     if (item.role === 'tool') {
       signals.push(...toolSignals(item, index, policy));
@@ -237,7 +242,12 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
         const norm = canonicalize(normalizeText(item.text));
         offerPending = AGENT_OFFER.test(norm);
         alternativePending = AGENT_ALTERNATIVE.test(norm);
-        asked = norm.includes('?') ? { stems: stemsOf(norm), intents: capabilityIntents(norm, policy) } : { stems: new Set(), intents: [] };
+        fallbackPending = AGENT_FALLBACK.test(norm);
+        // A fallback ("can you try asking in a different way?") asks about nothing in particular.
+        asked =
+          norm.includes('?') && !fallbackPending
+            ? { stems: stemsOf(norm), intents: capabilityIntents(norm, policy), vector: intentVector(norm) }
+            : NOTHING_ASKED;
       }
       return;
     }
@@ -306,13 +316,13 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
       } else {
         const stems = new Set([...stemsOf(whole)].filter((w) => !asked.stems.has(w)));
         if (stems.size > 0) {
-          const key = intents.find((prior) => sameIntent(prior.stems, stems))?.key ?? [...stems].sort().join(' ');
-          intents.push({ key, stems });
+          const key = intents.keyOf(whole, [...stems].sort().join(' '), { afterFallback: fallbackPending, asked: asked.vector });
           found.push({ kind: 'intent', intent: key, ...at });
         }
       }
     }
-    asked = { stems: new Set(), intents: [] };
+    asked = NOTHING_ASKED;
+    fallbackPending = false;
     for (const f of found) {
       if (f.kind === 'human_request') requestOpen = true;
       else if (f.kind === 'human_declined' && !found.some((r) => r.kind === 'human_request' && r.offset >= f.offset)) requestOpen = false;
