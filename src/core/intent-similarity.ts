@@ -9,6 +9,7 @@
  */
 import { isIntentWord, stem } from './handoff-topics-lexicon.js';
 import { words } from './handoff-lexicon.js';
+import { withinOneEdit } from './text-canon.js';
 
 /** Synonyms folded into one concept. Multi-word entries are matched on the canonical text first. */
 const CONCEPTS: Readonly<Record<string, readonly string[]>> = {
@@ -93,7 +94,7 @@ const CONCEPTS: Readonly<Record<string, readonly string[]>> = {
   change: ['change', 'update', 'replace', 'switch', 'swap', 'move', 'modify', 'edit', 'new', 'different', 'put'],
   card: ['card', 'payment method', 'card details', 'expired'],
   login: ['login', 'log in', 'sign in', 'password', 'access', 'locked', 'locked out', 'rejecting'],
-  booking: ['flight', 'booking', 'reservation', 'rebook', 'departure', 'date', 'day', 'trip', 'ticket'],
+  booking: ['flight', 'booking', 'reservation', 'rebook', 'departure', 'date', 'day', 'trip', 'ticket', 'later', 'earlier', 'weekend'],
   cheaper: ['cheaper', 'lower', 'basic', 'downgrade', 'cheapest', 'smaller'],
   company: ['company', 'business', 'ltd', 'vat', 'tax', 'name', 'firm'],
   status: ['status', 'where', 'yet', 'received', 'receive', 'sent', 'gone through', 'happening', 'progress', 'still'],
@@ -151,7 +152,9 @@ export function intentSimilarity(a: IntentVector, b: IntentVector): number {
   let nb = 0;
   for (const [k, v] of a) {
     na += v * v;
-    const u = b.get(k);
+    // A content word matches its slip in the other turn ("flight", "fligth"), as key words do.
+    const u =
+      b.get(k) ?? (k.length >= 7 && k.startsWith('w:') ? [...b].find(([j]) => j.startsWith('w:') && withinOneEdit(j, k))?.[1] : undefined);
     if (u !== undefined) dot += v * u;
   }
   for (const v of b.values()) nb += v * v;
@@ -164,7 +167,7 @@ export const RESTATEMENT =
 
 /** An agent turn that did not understand or did not answer: a fallback, a help link, a generic prompt. */
 export const AGENT_FALLBACK =
-  /\b(?:not (?:sure|able to) (?:i )?understand|(?:didn't|did not|don't|do not) (?:quite )?(?:understand|catch|get) (?:that|you|what)|(?:can|could) you (?:try asking|rephrase|say that again|provide more details|tell me more|give me more details)|try asking in a different way|not able to find that|something went wrong|what was your question|how can i help(?: you)?(?: with your account)?(?: today)?|which of these is it about|help article|manage your account from|i can help with [a-z, ]+ and [a-z]+\b(?=\.|\s*which)|could you (?:please )?clarify)\b/;
+  /\b(?:not (?:sure|able to) (?:i )?understand|(?:didn't|did not|don't|do not) (?:quite )?(?:understand|catch|get) (?:that|you|what)|(?:can|could) you (?:try asking|rephrase|say that again|provide more details|tell me (?:a bit |a little )?more|give me more details)|anything else you can share|try asking in a different way|not able to find that|something went wrong|what was your question|how can i help(?: you)?(?: with your account)?(?: today)?|which of these is it about|help article|manage your account from|i can help with [a-z, ]+ and [a-z]+\b(?=\.|\s*which)|could you (?:please )?clarify)\b/;
 
 /** The threshold for one intent: lower after an agent fallback, where a restatement in other words is expected. */
 export const SAME_INTENT = 0.5;
