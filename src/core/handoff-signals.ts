@@ -92,13 +92,145 @@ function personRequest(norm: string, next: string | undefined): Verdict {
   const key = `${refusedNext ? '1' : '0'}${norm}`;
   const known = verdicts.get(key);
   if (known !== undefined) return known;
-  const verdict = readPersonRequest(norm, refusedNext);
+  const verdict = MIGHT_ASK_FOR_A_PERSON.test(norm) ? readPersonRequest(norm, refusedNext) : null;
   if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
   verdicts.set(key, verdict);
   return verdict;
 }
 
 const FRAMES = [...REQUEST_FRAMES, ...EXTRA_REQUEST_FRAMES];
+/**
+ * A cheap test every request frame implies: a word for a person, a team, a bot, a transfer or
+ * a call, in any of the frames' languages. A clause without one is no request, unread.
+ */
+const MIGHT_ASK_FOR_A_PERSON = new RegExp(
+  [
+    'human',
+    'person',
+    'people',
+    'agent',
+    'rep',
+    'operat',
+    'supervis',
+    'manag',
+    'boss',
+    'superior',
+    'staff',
+    'member',
+    'employ',
+    'team',
+    'special',
+    'advis',
+    'associate',
+    'colleague',
+    'consult',
+    'some',
+    'any',
+    'one',
+    'body',
+    'customer',
+    'support',
+    'depart',
+    'dept',
+    'desk',
+    'cent',
+    'office',
+    'company',
+    'bot',
+    'robot',
+    'machine',
+    'ai',
+    'computer',
+    'automat',
+    'virtual',
+    'algorithm',
+    'program',
+    'script',
+    'transfer',
+    'forward',
+    'escalat',
+    'through',
+    'connect',
+    'call',
+    'ring',
+    'phone',
+    'worker',
+    'man',
+    'guy',
+    'lady',
+    'real',
+    'live',
+    'living',
+    'actual',
+    'proper',
+    'compet',
+    'genuine',
+    'flesh',
+    'breathing',
+    'personal',
+    'manual',
+    'handed',
+    'passed',
+    'umano',
+    'humano',
+    'humain',
+    'mensch',
+    'mitarbeiter',
+    'berater',
+    'sachbearbeiter',
+    'insaan',
+    'insan',
+    'aadmi',
+    'vyakti',
+    'medewerker',
+    'iemand',
+    'atendente',
+    'asesor',
+    'encargado',
+    'gerente',
+    'conseill',
+    'responsable',
+    'addetto',
+    'qualcuno',
+    'alguém',
+    'alguem',
+    'parler',
+    'hablar',
+    'falar',
+    'parlare',
+    'baat',
+    'spreken',
+    'praten',
+    'sprechen',
+    'trained',
+    'experienced',
+    'qualified',
+    'knowledgeable',
+    'senior',
+    'higher',
+    'different',
+    'other',
+    'escalation',
+    'help',
+    'review',
+    'contact',
+    'reach',
+    'see',
+    'involve',
+    'loop',
+    'bring',
+    'word',
+    'touch',
+    'get',
+    'put',
+    'send',
+    'hand',
+    'pass',
+    'speak',
+    'talk',
+    'chat',
+  ].join('|'),
+);
 
 function readPersonRequest(norm: string, refusedNext: boolean): Verdict {
   let requested = false;
@@ -125,14 +257,14 @@ function readPersonRequest(norm: string, refusedNext: boolean): Verdict {
   return requested ? 'request' : declined ? 'declined' : null;
 }
 
-function frustration(clauses: readonly Clause[], text: string): Clause | { text: string; start: number } | undefined {
+function frustration(clauses: readonly Clause[], text: string, whole: string): Clause | { text: string; start: number } | undefined {
   for (const clause of clauses) {
     const m = FRUSTRATION.exec(clause.norm);
     if (m && !isNegatedBefore(clause.norm.slice(0, m.index))) return clause;
   }
   // Clause splitting drops punctuation, so "!!!" and shouting are judged on the whole message.
   // "OK THANKS" in capitals closes the conversation; it is not shouting at anyone.
-  const closing = GRATITUDE.test(normalizeText(text)) && !STILL_A_PROBLEM.test(normalizeText(text));
+  const closing = GRATITUDE.test(whole) && !STILL_A_PROBLEM.test(whole);
   if (/[!?]{3,}|!{2,}/.test(text) || (isShouting(text) && !closing)) return { text, start: 0 };
   return undefined;
 }
@@ -293,7 +425,7 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
       if (!judged && !inScope && asksForSomething(clause, policy)) found.push({ kind: 'no_capability', cause: 'out_of_scope', ...at });
     });
     // A warning sign split over two clauses ("I just want it all to stop. Permanently.") is read on the whole message.
-    if (!found.some((f) => f.kind === 'safety')) {
+    if (clauses.length > 1 && !found.some((f) => f.kind === 'safety')) {
       const risk = safetyTopic(whole.replace(/[.!?;:,\n]+/g, ' ').replace(/\s+/g, ' '));
       if (risk) found.push({ kind: 'safety', topic: risk, evidence: item.text.trim(), index, offset: 0 });
     }
@@ -304,7 +436,7 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
         if (f?.kind === 'policy_topic' && f.topic === 'bereavement' && f.index === index) found.splice(i, 1);
       }
     }
-    const upset = frustration(clauses, item.text);
+    const upset = frustration(clauses, item.text, whole);
     if (upset) found.push({ kind: 'frustration', evidence: upset.text, index, offset: upset.start });
     // A message that asks for a person, raises safety, or only says thanks restates no intent.
     const closing = GRATITUDE.test(whole) && !STILL_A_PROBLEM.test(whole);

@@ -134,6 +134,17 @@ export const isRequestWord = (w: string): boolean => !STOPWORDS.has(w) && w.leng
 
 /** A crude stem, enough to make "refunds", "refunded" and "refunding" one word. */
 export function stem(word: string): string {
+  const known = stems.get(word);
+  if (known !== undefined) return known;
+  const out = stemAfresh(word);
+  if (stems.size >= 20_000) stems.clear();
+  stems.set(word, out);
+  return out;
+}
+
+const stems = new Map<string, string>();
+
+function stemAfresh(word: string): string {
   let w = word.replace(/'s$/, '');
   for (const suffix of ['ations', 'ation', 'ings', 'ing', 'ies', 'ed', 'es', 's', 'ly']) {
     if (w.endsWith(suffix) && w.length - suffix.length >= 3) {

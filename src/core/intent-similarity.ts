@@ -112,11 +112,13 @@ const NOISE = new Set(
 // Nearly every request names its order or account: they tell little apart.
 const WEAK_WORDS = new Set(['order', 'account', 'wrong']);
 
-const phraseConcepts: Array<[RegExp, string]> = [];
+// Each phrase with its first word, which must occur in the text before the phrase is looked for.
+const phraseConcepts: Array<[RegExp, string, string]> = [];
 const wordConcept = new Map<string, string>();
 for (const [concept, entries] of Object.entries(CONCEPTS)) {
   for (const entry of entries) {
-    if (entry.includes(' ') || entry.includes('-')) phraseConcepts.push([new RegExp(`\\b${entry}\\b`, 'g'), concept]);
+    if (entry.includes(' ') || entry.includes('-'))
+      phraseConcepts.push([new RegExp(`\\b${entry}\\b`, 'g'), concept, entry.split(/[ -]/)[0]!]);
     else wordConcept.set(stem(entry), concept);
   }
 }
@@ -129,7 +131,8 @@ export function intentVector(norm: string): IntentVector {
   const vector = new Map<string, number>();
   const add = (concept: string, weight: number) => vector.set(concept, Math.max(vector.get(concept) ?? 0, weight));
   let rest = norm;
-  for (const [re, concept] of phraseConcepts) {
+  for (const [re, concept, first] of phraseConcepts) {
+    if (!rest.includes(first)) continue;
     rest = rest.replace(re, () => {
       add(concept, GENERIC.has(concept) ? 0.5 : 1);
       return ' ';

@@ -301,15 +301,31 @@ const SYMBOLS = /[^\p{L}\p{N}\s'".,!?;:()\-/&@#$%*+=<>]/gu;
 
 /** The canonical form of a lower-cased text: abbreviations spelled out, stretches folded, slips corrected. */
 export function canonicalize(norm: string): string {
-  const text = norm
-    .replace(SYMBOLS, ' ')
-    .replace(STRETCHED, '$1')
-    .replace(/\bw\//g, 'with ')
-    .replace(/\b(talk|speak|chat|go|get|over|through|back|listen)\s+2\b/g, '$1 to')
-    .replace(/\b(ask|asking|looking|waiting|wait|here)\s+4\b/g, '$1 for');
-  return text.replace(/[a-z0-9]+(?:'[a-z]+)?/g, (token) => {
-    const spelled = ABBREVIATIONS[token];
-    if (spelled !== undefined) return spelled;
-    return correct(token);
-  });
+  // The decider reads the whole conversation again at every turn, so each text is worked out once.
+  const known = canonical.get(norm);
+  if (known !== undefined) return known;
+  const out = canonicalizeAfresh(norm);
+  if (canonical.size >= 20_000) canonical.clear();
+  canonical.set(norm, out);
+  return out;
 }
+
+const canonical = new Map<string, string>();
+
+function canonicalizeAfresh(norm: string): string {
+  // Each pass only where it can change something: most messages are plain ASCII words.
+  let text = RARE_CHARS.test(norm) ? norm.replace(SYMBOLS, ' ') : norm;
+  text = text.replace(STRETCHED, '$1');
+  if (text.includes('w/')) text = text.replace(/\bw\//g, 'with ');
+  if (/\s[24]\b/.test(text)) {
+    text = text
+      .replace(/\b(talk|speak|chat|go|get|over|through|back|listen)\s+2\b/g, '$1 to')
+      .replace(/\b(ask|asking|looking|waiting|wait|here)\s+4\b/g, '$1 for');
+  }
+  return text.replace(TOKEN, canonicalToken);
+}
+
+const TOKEN = /[a-z0-9]+(?:'[a-z]+)?/g;
+const canonicalToken = (token: string): string => ABBREVIATIONS[token] ?? correct(token);
+// Characters the symbol pass removes: anything outside printable ASCII, and the rare ASCII symbols.
+const RARE_CHARS = /[^\x20-\x7e\n]|[~^_|\\[\]{}`]/;
