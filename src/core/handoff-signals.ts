@@ -1,21 +1,6 @@
 import { z } from 'zod';
 import type { DeciderPolicy } from './decider-policy.js';
-import {
-  ACCEPT,
-  AGENT_OFFER,
-  BARE_REQUEST,
-  DECLINE,
-  REFUSAL,
-  REQUEST_FRAMES,
-  hasRequestLead,
-  isNegatedBefore,
-  isReportedBefore,
-  isThirdPartySubject,
-  normalizeText,
-  splitClauses,
-  words,
-  type Clause,
-} from './handoff-lexicon.js';
+import { ACCEPT, AGENT_OFFER, DECLINE, isNegatedBefore, normalizeText, splitClauses, words, type Clause } from './handoff-lexicon.js';
 import {
   BEREAVED_SUBJECT,
   DEATH_WITHOUT_SUBJECT,
@@ -28,20 +13,18 @@ import {
   REQUEST_FRAME,
   STILL_A_PROBLEM,
   THING_DIED,
-  TOOL_UNAVAILABLE,
-  TRANSIENT,
   isIntentWord,
   isRequestWord,
   isShouting,
   stem,
 } from './handoff-topics-lexicon.js';
-import { EXTRA_BARE_REQUEST, EXTRA_REQUEST_FRAMES, isHypothetical } from './person-request-frames.js';
+import { personRequest } from './person-request.js';
+import { toolSignals } from './tool-signals.js';
 import { AGENT_ALTERNATIVE, TAKE_HELP, WITHDRAW } from './withdrawal.js';
 import { AGENT_FALLBACK, createIntentLog, intentVector, type IntentVector } from './intent-similarity.js';
 import { MEDICAL_HISTORY, MEDICAL_HYPERBOLE, SAFETY_FAMILIES } from './safety-lexicon.js';
 import { canonicalize } from './text-canon.js';
-import { isWriteTool } from './tool-kind.js';
-import type { ToolItem, TranscriptItem } from './transcript.js';
+import type { TranscriptItem } from './transcript.js';
 
 /** Where a signal fired: the exact text, the transcript item, and the offset of the text in it. */
 const At = { evidence: z.string(), index: z.number().int().nonnegative(), offset: z.number().int().nonnegative() };
@@ -77,184 +60,6 @@ export type SignalKind = Signal['kind'];
  */
 export interface SignalExtractor {
   extract(items: readonly TranscriptItem[], policy: DeciderPolicy): Signal[] | Promise<Signal[]>;
-}
-
-type Verdict = 'request' | 'declined' | null;
-
-/** Whether a clause asks for a person, refuses one, or neither. */
-// The frames are costly and a conversation's clauses are read again at every decider phase: a
-// clause's verdict depends on nothing but its text (and whether the next clause refuses), so it is kept.
-const verdicts = new Map<string, Verdict>();
-const MAX_VERDICTS = 20_000;
-
-function personRequest(norm: string, next: string | undefined): Verdict {
-  const refusedNext = next !== undefined && REFUSAL.test(next);
-  const key = `${refusedNext ? '1' : '0'}${norm}`;
-  const known = verdicts.get(key);
-  if (known !== undefined) return known;
-  const verdict = MIGHT_ASK_FOR_A_PERSON.test(norm) ? readPersonRequest(norm, refusedNext) : null;
-  if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
-  verdicts.set(key, verdict);
-  return verdict;
-}
-
-const FRAMES = [...REQUEST_FRAMES, ...EXTRA_REQUEST_FRAMES];
-/**
- * A cheap test every request frame implies: a word for a person, a team, a bot, a transfer or
- * a call, in any of the frames' languages. A clause without one is no request, unread.
- */
-const MIGHT_ASK_FOR_A_PERSON = new RegExp(
-  [
-    'human',
-    'person',
-    'people',
-    'agent',
-    'rep',
-    'operat',
-    'supervis',
-    'manag',
-    'boss',
-    'superior',
-    'staff',
-    'member',
-    'employ',
-    'team',
-    'special',
-    'advis',
-    'associate',
-    'colleague',
-    'consult',
-    'some',
-    'any',
-    'one',
-    'body',
-    'customer',
-    'support',
-    'depart',
-    'dept',
-    'desk',
-    'cent',
-    'office',
-    'company',
-    'bot',
-    'robot',
-    'machine',
-    'ai',
-    'computer',
-    'automat',
-    'virtual',
-    'algorithm',
-    'program',
-    'script',
-    'transfer',
-    'forward',
-    'escalat',
-    'through',
-    'connect',
-    'call',
-    'ring',
-    'phone',
-    'worker',
-    'man',
-    'guy',
-    'lady',
-    'real',
-    'live',
-    'living',
-    'actual',
-    'proper',
-    'compet',
-    'genuine',
-    'flesh',
-    'breathing',
-    'personal',
-    'manual',
-    'handed',
-    'passed',
-    'umano',
-    'humano',
-    'humain',
-    'mensch',
-    'mitarbeiter',
-    'berater',
-    'sachbearbeiter',
-    'insaan',
-    'insan',
-    'aadmi',
-    'vyakti',
-    'medewerker',
-    'iemand',
-    'atendente',
-    'asesor',
-    'encargado',
-    'gerente',
-    'conseill',
-    'responsable',
-    'addetto',
-    'qualcuno',
-    'alguém',
-    'alguem',
-    'parler',
-    'hablar',
-    'falar',
-    'parlare',
-    'baat',
-    'spreken',
-    'praten',
-    'sprechen',
-    'trained',
-    'experienced',
-    'qualified',
-    'knowledgeable',
-    'senior',
-    'higher',
-    'different',
-    'other',
-    'escalation',
-    'help',
-    'review',
-    'contact',
-    'reach',
-    'see',
-    'involve',
-    'loop',
-    'bring',
-    'word',
-    'touch',
-    'get',
-    'put',
-    'send',
-    'hand',
-    'pass',
-    'speak',
-    'talk',
-    'chat',
-  ].join('|'),
-);
-
-function readPersonRequest(norm: string, refusedNext: boolean): Verdict {
-  let requested = false;
-  let declined = false;
-  const bare = BARE_REQUEST.exec(norm);
-  if (bare) {
-    if (bare.groups?.['neg'] === undefined) requested = true;
-    else declined = true;
-  }
-  if (!bare && EXTRA_BARE_REQUEST.test(norm)) requested = true;
-  for (const frame of FRAMES) {
-    for (const m of norm.matchAll(frame.re)) {
-      const before = norm.slice(0, m.index);
-      if (frame.lead && !hasRequestLead(before)) continue;
-      if (isReportedBefore(before)) continue;
-      if (isHypothetical(norm, m.index, m.index + m[0].length)) continue;
-      if (/^ask(?:ed|ing)? for/.test(m[0]) && isThirdPartySubject(before)) continue;
-      // Refusing a bot is itself a request: its negation is part of the frame.
-      if (frame.name !== 'reject_bot' && isNegatedBefore(before)) declined = true;
-      else requested = true;
-    }
-  }
-  if (requested && refusedNext) return 'declined';
-  return requested ? 'request' : declined ? 'declined' : null;
 }
 
 function frustration(clauses: readonly Clause[], text: string, whole: string): Clause | { text: string; start: number } | undefined {
@@ -314,39 +119,6 @@ interface Asked {
   vector: IntentVector;
 }
 const NOTHING_ASKED: Asked = { stems: new Set(), intents: [], vector: new Map() };
-
-function parseAmount(value: unknown): number | undefined {
-  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
-  if (typeof value !== 'string') return undefined;
-  const m = /^[^\d-]*(-?[\d,]*\.?\d+)/.exec(value.trim());
-  const n = m?.[1] === undefined ? NaN : Number(m[1].replace(/,/g, ''));
-  return Number.isFinite(n) ? n : undefined;
-}
-
-function toolSignals(item: ToolItem, index: number, policy: DeciderPolicy): Signal[] {
-  const evidence = `${item.name}: ${item.output.slice(0, 200)}`;
-  const at = { evidence, index, offset: 0 };
-  const out: Signal[] = [{ kind: 'tool_result', tool: item.name, ok: item.ok, ...at }];
-  if (policy.disabledTools.includes(item.name)) {
-    out.push({ kind: 'no_capability', cause: 'tool_disabled', ...at, evidence: `${item.name} is disabled by the policy` });
-  } else if (!item.ok) {
-    // A successful call's output is data ("account disabled"), so only failures are read this way.
-    const norm = normalizeText(item.output);
-    if (TOOL_UNAVAILABLE.test(norm) && !TRANSIENT.test(norm)) out.push({ kind: 'no_capability', cause: 'tool_unavailable', ...at });
-  }
-  const raw = item.arguments[policy.amountArgument];
-  const amount = parseAmount(raw);
-  if (amount !== undefined && isWriteTool(item.name, policy.writeTools)) {
-    out.push({
-      kind: 'write_amount',
-      tool: item.name,
-      amount,
-      ...at,
-      evidence: `${item.name} ${policy.amountArgument}=${JSON.stringify(raw)}`,
-    });
-  }
-  return out;
-}
 
 /**
  * The default signal extractor: lexicons and patterns over the customer's words (clause by

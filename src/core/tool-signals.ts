@@ -1,0 +1,44 @@
+/**
+ * Signals from the tool log: every call's result, a disabled or unavailable tool, and the
+ * amount of a write (the autonomous limit is applied later, by `decideHandoff`).
+ */
+import type { DeciderPolicy } from './decider-policy.js';
+import type { Signal } from './handoff-signals.js';
+import { normalizeText } from './handoff-lexicon.js';
+import { TOOL_UNAVAILABLE, TRANSIENT } from './handoff-topics-lexicon.js';
+import { isWriteTool } from './tool-kind.js';
+import type { ToolItem } from './transcript.js';
+
+function parseAmount(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  if (typeof value !== 'string') return undefined;
+  const m = /^[^\d-]*(-?[\d,]*\.?\d+)/.exec(value.trim());
+  const n = m?.[1] === undefined ? NaN : Number(m[1].replace(/,/g, ''));
+  return Number.isFinite(n) ? n : undefined;
+}
+
+/** The signals of one tool call. */
+export function toolSignals(item: ToolItem, index: number, policy: DeciderPolicy): Signal[] {
+  const evidence = `${item.name}: ${item.output.slice(0, 200)}`;
+  const at = { evidence, index, offset: 0 };
+  const out: Signal[] = [{ kind: 'tool_result', tool: item.name, ok: item.ok, ...at }];
+  if (policy.disabledTools.includes(item.name)) {
+    out.push({ kind: 'no_capability', cause: 'tool_disabled', ...at, evidence: `${item.name} is disabled by the policy` });
+  } else if (!item.ok) {
+    // A successful call's output is data ("account disabled"), so only failures are read this way.
+    const norm = normalizeText(item.output);
+    if (TOOL_UNAVAILABLE.test(norm) && !TRANSIENT.test(norm)) out.push({ kind: 'no_capability', cause: 'tool_unavailable', ...at });
+  }
+  const raw = item.arguments[policy.amountArgument];
+  const amount = parseAmount(raw);
+  if (amount !== undefined && isWriteTool(item.name, policy.writeTools)) {
+    out.push({
+      kind: 'write_amount',
+      tool: item.name,
+      amount,
+      ...at,
+      evidence: `${item.name} ${policy.amountArgument}=${JSON.stringify(raw)}`,
+    });
+  }
+  return out;
+}
