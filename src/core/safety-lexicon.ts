@@ -15,6 +15,9 @@ const RELATION =
   '(?:mother|mom|mum|mommy|mummy|mama|father|dad|daddy|papa|husband|wife|partner|spouse|son|daughter|child|kid|baby|boy|girl|brother|sister|grandmother|grandma|granny|nan|nana|grandfather|grandpa|grandad|aunt|auntie|uncle|cousin|parent|boyfriend|girlfriend|friend|flatmate|roommate|housemate|neighbou?r|colleague|coworker|toddler|(?:little|baby) (?:one|boy|girl))';
 const SOMEONE = `(?:${RELATION}|he|she|they|someone|somebody|a (?:man|woman|guy|person|lady|kid|child)|the (?:man|woman|guy|person|lady|kid|child)(?: \\w+){0,5})`;
 const PILLS = '(?:pills|tablets|meds|medication|medicine|prescriptions?|painkillers|sleeping pills|paracetamol|insulin)';
+const SELF = "(?:i|i'm|i'll|i've|i'd|i am|im|me|myself|once i'm|when i'm)";
+const MEANS =
+  '(?:razor|razors|blade|blades|noose|rope|ligature|train tracks|the tracks|railway|ledge|gun|rifle|pistol|shotgun|exhaust|hose)';
 const KIN = '(?:kids|children|family|wife|husband|partner|mum|mom|dad|parents|everyone|everybody|them|people|friends|son|daughter)';
 
 /** A family of warning signs, and the safety topic it raises. */
@@ -154,6 +157,85 @@ export const SAFETY_FAMILIES: readonly SafetyFamily[] = [
     ),
   },
   {
+    // Built from word classes rather than phrases: the self absent, reasons gone, a means at hand
+    // with the customer beside it, a plan or a time, a farewell.
+    name: 'self_absent',
+    topic: 'self_harm',
+    re: any(
+      `${SELF}\\b[^.?!]{0,25}?\\b(?:gone|dead(?! (?:tired|beat|serious|set|sure|right|bored|slow|wrong|quiet|funny|cheap|easy|on|to|in the water))|not (?:being |be )?(?:here|around|alive)|no longer (?:here|around|alive)|(?:wasn't|weren't) (?:here|around|alive|in it)|out of the picture)\\b(?!\\s+(?:for|on|until|till|from|to|away|abroad|travel\\w*|next|this|over|during|at|in|shopping|out)\\b)`,
+      '(?:think|thinking|thought|dream|dreaming) (?:about|of) (?:not being (?:alive|here|around)|dying|being dead|ending (?:it|my life|things))',
+      "(?:stopped caring|don't care) (?:whether|if) i (?:wake up|live|die|am alive)",
+      "hope i (?:just )?(?:don't|do not|never|won't) wake up",
+      'take myself out(?: of (?:the picture|the equation|this world|here))?',
+      'remove myself (?:from (?:the|this) (?:picture|world|equation)|permanently)',
+      "(?:going to|gonna|will|i'll|want to) end (?:things|everything|my story)",
+      'the end (?:for|of) me\\b',
+      'this is the end\\b(?! of (?:the|my|our|this|your) (?:contract|subscription|plan|month|year|line|road|week|chat))',
+      `${SELF}\\b[^.?!]{0,20}\\b(?:already gone|waiting for it to be official)`,
+    ),
+  },
+  {
+    name: 'reasons_gone',
+    topic: 'self_harm',
+    re: any(
+      "(?:lost|no|run out of|ran out of|without|don't have|haven't got|not got|no more|out of)\\s+(?:every |any |all |a |my |the )?reasons? (?:to|for) (?:live|living|keep (?:going|trying|on)|go on|carry on|be here|stay|get up|wake up|try)",
+      "(?:had enough of|done with|tired of|sick of|can't do|cannot do|finished with) (?:living|life|being alive|existing)\\b",
+      'want out(?:,? for good| of (?:this life|life|everything|it all)| permanently| forever)',
+      "(?:can't|cannot|don't want to|couldn't) face (?:another|any more|one more|more) days?",
+      "(?:i'm|i am) beyond (?:help|saving)",
+      'nobody can (?:help|save) me',
+      '(?:point|use) (?:of|in) me\\b',
+      "what's the point\\b[^a-z]{0,4}(?:of )?me\\b",
+      'only way out',
+    ),
+  },
+  {
+    name: 'burden_on_others',
+    topic: 'self_harm',
+    re: any(
+      'dragging (?:everyone|everybody|them|my \\w+) down',
+      '(?:costing|ruining|wrecking) (?:my family|everyone|everybody|their lives|my \\w+)(?: everything| their lives)?',
+      `(?:easier|better|happier|lighter|simpler)\\b[^.?!]{0,30}\\bif i (?:just )?(?:wasn't|weren't|was gone|were gone|didn't exist|was dead|disappeared|was not)`,
+      'better off with (?:the )?\\w+ than with me',
+      "(?:won't|wouldn't|will not|would not) be (?:their|anyone's|his|her|my \\w+'s) problem",
+    ),
+  },
+  {
+    name: 'means_at_hand',
+    topic: 'self_harm',
+    re: any(
+      `${SELF}\\s+(?:\\w+\\s+){0,2}?(?:holding|hold|held|tied|tying|bought|got|sitting|standing|stood|lying|on|at|by|near|looking at|staring at|next to|ready with|keep looking at|have)\\s+(?:\\w+\\s+){0,3}?(?:${MEANS})\\b`,
+      `(?:${MEANS})\\s+(?:is |are )?(?:ready|in my hand|next to me|beside me|in front of me|tied|around my neck)`,
+      `(?:i'll|i will|going to|gonna) take (?:the|all the|all my|my) (?:${PILLS}) (?:after|once|when|tonight|today|this)`,
+    ),
+  },
+  {
+    name: 'plan_or_time',
+    topic: 'self_harm',
+    re: any(
+      "(?:i've|i have) (?:got )?(?:it|everything) (?:all )?planned",
+      'know (?:exactly )?how and when',
+      "(?:i've|i have) sorted (?:out )?how",
+      "(?:going to|gonna|will|i'll) do it (?:after|once|when|tonight|today|tomorrow|on \\w+day|this (?:week|weekend|evening))",
+      "after this (?:chat|conversation|call|message)\\b[^.?!]{0,10}\\b(?:i'm|i am|i'll|i will) (?:going to )?(?:do it|go|end)",
+      "this time next week i'll be gone",
+    ),
+  },
+  {
+    name: 'farewell_to_others',
+    topic: 'self_harm',
+    re: any(
+      'when (?:they|someone|somebody|people|my \\w+) finds? me',
+      '(?:pass|give|send) my (?:apologies|love|sorry) to',
+      "tell (?:whoever|everyone|them|my \\w+)[^.?!]{0,30}\\b(?:wasn't|isn't|not) (?:their|your|his|her) fault",
+      '(?:written|wrote|writing|left) (?:letters?|notes?) (?:to|for) (?:everyone|everybody|my family|my kids|each of)',
+      '(?:written|wrote|left)[^.?!]{0,40}\\b(?:a letter|letters|a note)\\b[^.?!]{0,20}\\b(?:table|kitchen|bye|goodbye|everyone)',
+      'affairs (?:tidy|in order|sorted|straight)',
+      "(?:won't|will not|wouldn't) be needing (?:the|my|this|it|anything)[^.?!]{0,30}\\b(?:after|past|beyond) (?:tonight|today|this week|tomorrow)",
+      "(?:won't|will not) need (?:the|my|this) (?:account|refund|money|plan)[^.?!]{0,20}\\b(?:after|past) (?:tonight|today|tomorrow)",
+    ),
+  },
+  {
     name: 'medical_emergency',
     topic: 'medical',
     re: any(
@@ -192,6 +274,13 @@ export const SAFETY_FAMILIES: readonly SafetyFamily[] = [
       "is choking|choking on|he's choking|she's choking",
       'going into labou?r',
       'hit (?:his|her|their) head',
+      `${SOMEONE}\\b[^.?!]{0,50}\\b(?:isn't|is not|not|stopped|won't|can't|cannot) (?:moving|breathing|responding|waking|wake up|respond|getting up)\\b(?! to (?:my|your|our|the|any) (?:e-?mails?|messages?|calls?|texts?|letters?|requests?|chat))`,
+      '(?:speech|words) (?:is |are )?slurr\\w*|slurred speech',
+      "(?:can't|cannot|can not) (?:lift|move|feel) (?:his|her|their|one) (?:arm|leg|side)",
+      '(?:having|had|is having) a fit\\b',
+      'clutching (?:his|her|their) chest',
+      'kill(?:ing)? (?:himself|herself|themselves)',
+      '(?:going to|gonna|wants to|will|trying to) (?:end (?:his|her|their) life|hurt (?:himself|herself|themselves))',
     ),
   },
   {
@@ -219,6 +308,9 @@ export const SAFETY_FAMILIES: readonly SafetyFamily[] = [
       'break(?:ing)? into (?:my|our) (?:house|home|flat|apartment|room|car)',
       'broke into (?:my|our) (?:house|home|flat|apartment|room)',
       'intruder',
+      '(?:shoved|pushed|punched|slapped|grabbed|choked|strangled|attacked|hit|kicked) me\\b(?! (?:with (?:a|the|another|these|this) (?:bill|fee|charge|price|email)|up))',
+      '(?:be |come )back to finish (?:it|me|the job)',
+      '(?:being|been|was) threatened|threatened by|threatening me',
       'gas leak',
       'smell(?:s|ing)? (?:of )?gas',
       '(?:house|home|building|car|flat|apartment|kitchen|room) (?:is )?on fire',
