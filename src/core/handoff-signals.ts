@@ -189,7 +189,7 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
         found.push({ kind: 'policy_topic', topic: 'bereavement', ...at });
       // "Escalate this as a formal complaint" asks for the complaints process, not for a person.
       const asComplaint = COMPLAINT_ESCALATION.test(clause.norm);
-      const verdict = asComplaint ? null : personRequest(clause.norm, clauses[k + 1]?.norm);
+      const verdict = asComplaint ? null : personRequest(clause.norm, clauses[k + 1]?.norm, clauses[k - 1]?.norm);
       if (verdict === 'request') found.push({ kind: 'human_request', ...at });
       else if (verdict === 'declined') found.push({ kind: 'human_declined', ...at });
       // A clause already read as a request for (or refusal of) a person, or a topic, asks the agent for nothing.

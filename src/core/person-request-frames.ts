@@ -157,8 +157,11 @@ export const EXTRA_BARE_REQUEST = new RegExp(
 
 // A request inside a condition or put off for later is not made now.
 const CONDITION =
-  /^(?:(?:and|so|but|ok|okay|well|then|though)\s+)*(?:if|should (?:i|we|it|this|that|you|things)|in case|unless|suppose|supposing|assuming|whenever|maybe later|later on|at some point|eventually|perhaps later)\b/;
-const OWN_MODAL = /\b(?:i|we)(?:'d|'ll| would| will| might| may| could| shall)\b|\bmaybe\b|\bmight\b/;
+  /^(?:(?:and|so|but|ok|okay|well|then|though|look|anyway|honestly|basically)\s+)*(?:if|should (?:i|we|it|this|that|you|things|the|my|your|there|they|he|she)|in case|unless|suppose|supposing|assuming|whenever|maybe later|later on|at some point|eventually|perhaps later)\b/;
+
+/** Whether a clause is a condition ("if it comes to that", "suppose it's not a duplicate"): the next clause may depend on it. */
+export const isCondition = (norm: string): boolean => CONDITION.test(norm);
+const OWN_MODAL = /\b(?:i|we)(?:'d|'ll| would| will| might| may| could| shall)\b|\bmaybe\b|\bmight\b|\bprobably\b/;
 const LATER = /^\s*(?:\w+\s+){0,4}?(?:later|at some point|eventually|in (?:the )?future|down the line|another time|next time)\b/;
 const IF_AFTER = /^[^.?!]{0,40}?\bif (?:the|it|this|that|my|you|things|i)\b/;
 const POLITE_IF =
@@ -170,10 +173,12 @@ const POLITE_IF =
  * manager I'll ask"), or put off ("I may want a human later"). A polite "if that's OK", and a
  * condition on the agent's own failure ("if you can't, transfer me"), still ask now.
  */
-export function isHypothetical(norm: string, index: number, end: number): boolean {
+export function isHypothetical(norm: string, index: number, end: number, afterCondition = false): boolean {
   const before = norm.slice(0, index);
   const after = norm.slice(end);
   if (POLITE_IF.test(norm)) return false;
+  // "If it comes to that, I'll request a callback": the condition sits in the clause before.
+  if (afterCondition && (OWN_MODAL.test(before) || /^then\b/.test(before))) return true;
   if (CONDITION.test(before) && OWN_MODAL.test(before)) return true;
   if (/^(?:(?:and|so|but|ok|well)\s+)*(?:should (?:i|we)|suppose|supposing|maybe later|later on)\b/.test(before)) return true;
   if (LATER.test(after) && /\b(?:may|might|can i|could i|will|'ll)\b/.test(before)) return true;

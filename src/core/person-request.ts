@@ -12,7 +12,7 @@ import {
   isReportedBefore,
   isThirdPartySubject,
 } from './handoff-lexicon.js';
-import { EXTRA_BARE_REQUEST, EXTRA_REQUEST_FRAMES, isHypothetical } from './person-request-frames.js';
+import { EXTRA_BARE_REQUEST, EXTRA_REQUEST_FRAMES, isCondition, isHypothetical } from './person-request-frames.js';
 
 /** A clause's verdict: it asks for a person, refuses one, or neither. */
 export type Verdict = 'request' | 'declined' | null;
@@ -23,12 +23,13 @@ export type Verdict = 'request' | 'declined' | null;
 const verdicts = new Map<string, Verdict>();
 const MAX_VERDICTS = 20_000;
 
-export function personRequest(norm: string, next: string | undefined): Verdict {
+export function personRequest(norm: string, next: string | undefined, prev?: string): Verdict {
   const refusedNext = next !== undefined && REFUSAL.test(next);
-  const key = `${refusedNext ? '1' : '0'}${norm}`;
+  const afterCondition = prev !== undefined && isCondition(prev);
+  const key = `${refusedNext ? '1' : '0'}${afterCondition ? '1' : '0'}${norm}`;
   const known = verdicts.get(key);
   if (known !== undefined) return known;
-  const verdict = MIGHT_ASK_FOR_A_PERSON.test(norm) ? readPersonRequest(norm, refusedNext) : null;
+  const verdict = MIGHT_ASK_FOR_A_PERSON.test(norm) ? readPersonRequest(norm, refusedNext, afterCondition) : null;
   if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
   verdicts.set(key, verdict);
   return verdict;
@@ -168,7 +169,7 @@ const MIGHT_ASK_FOR_A_PERSON = new RegExp(
   ].join('|'),
 );
 
-function readPersonRequest(norm: string, refusedNext: boolean): Verdict {
+function readPersonRequest(norm: string, refusedNext: boolean, afterCondition: boolean): Verdict {
   let requested = false;
   let declined = false;
   const bare = BARE_REQUEST.exec(norm);
@@ -182,7 +183,7 @@ function readPersonRequest(norm: string, refusedNext: boolean): Verdict {
       const before = norm.slice(0, m.index);
       if (frame.lead && !hasRequestLead(before)) continue;
       if (isReportedBefore(before)) continue;
-      if (isHypothetical(norm, m.index, m.index + m[0].length)) continue;
+      if (isHypothetical(norm, m.index, m.index + m[0].length, afterCondition)) continue;
       if (/^ask(?:ed|ing)? for/.test(m[0]) && isThirdPartySubject(before)) continue;
       // Refusing a bot is itself a request: its negation is part of the frame.
       if (frame.name !== 'reject_bot' && isNegatedBefore(before)) declined = true;

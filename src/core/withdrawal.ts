@@ -24,7 +24,8 @@ export const WITHDRAW = new RegExp(
   [
     '\\bno (?:transfer|human|person|agent|need to (?:transfer|wait))\\b',
     "\\b(?:don't|do not|no need to) (?:bother )?(?:transfer|pass|put me through|connect|escalate)",
-    '\\bcancel (?:that|the|my) (?:request|transfer)\\b',
+    '\\b(?:cancel|scrap|drop|skip|ditch|withdraw|forget|undo) (?:that|the|my|this) ?(?:request|transfer|human|person|agent|queue|escalation)?\\b(?! (?:charge|payment|order|subscription|plan|refund|invoice|bill|account|card))',
+    "\\b(?:i'd|i would) rather not wait\\b",
     '\\bforget (?:the|about the|that|about that|it|about it)\\b(?: (?:human|person|agent|transfer|request|queue))?',
     '\\bnever ?mind\\b',
     "\\b(?:i'll|i will|i'd rather|let me|happy to|i can) (?:just )?(?:stay|stick) (?:with|on|in) (?:you|the chat|this chat|the bot|here|this)\\b",
@@ -46,7 +47,7 @@ export const TAKE_HELP = new RegExp(
     '\\b(?:you|u) (?:can |could )?(?:do|look|check|sort|handle|fix|process|try|have a go|give it a go|deal with)\\b',
     '\\bgo ahead\\b',
     '\\btry (?:it|that|first|then|yourself|now|again)\\b',
-    '\\b(?:ok|okay|fine|alright|sure|yes|yeah|yep) (?:try|do it|check|look)\\b',
+    '\\b(?:ok|okay|fine|alright|sure|yes|yeah|yep)(?: please)? (?:try|do it|check|look|go ahead)\\b',
     '\\b(?:no thanks|no thank you|too long|not waiting|that long)\\b',
     '\\bif you can (?:fix|do|sort|help)\\b',
     '\\b(?:please )?do it (?:now|here|yourself|then)\\b',
