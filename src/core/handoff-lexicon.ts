@@ -238,7 +238,7 @@ export const REQUEST_FRAMES: readonly RequestFrame[] = [
 
 /** A clause that is nothing but a person asked for: "Human!", "real person please", "agent". */
 export const BARE_REQUEST = new RegExp(
-  `^(?:(?:hi|hello|hey|ok|okay|so|just|please|pls|plz|um+|uh+|oh|sorry|i said|i say|then|now|again|look|listen|honestly|seriously|ugh+)\\s+)*(?<neg>(?:no|not|never)\\s+(?:an?\\s+|any\\s+|more\\s+)?)?(?:(?:a|an|some|any|your|ur)\\s+)?(?:${ADJ}[\\s-]+){0,3}${PERSON}(?:[\\s-]+${PERSON})*(?:\\s+(?:please|pls|plz|now|asap|immediately|right now|right away|thanks|thank you|thx|already|then|again)|\\s*,?\\s*not (?:an?\\s+)?${BOT})*\\s*$`,
+  `^(?:(?:hi|hello|hey|ok|okay|so|just|please|pls|plz|um+|uh+|oh|sorry|i said|i say|then|now|again|look|listen|honestly|seriously|ugh+)\\s+)*(?<neg>(?:no|not|never)\\s+(?:an?\\s+|any\\s+|more\\s+)?)?(?:(?:a|an|some|any|your|ur)\\s+)?(?:${ADJ}[\\s-]+){0,3}${PERSON}(?:[\\s-]+${PERSON})*(?:\\s+(?:please|pls|plz|now|asap|immediately|right now|right away|thanks in advance|in advance|thanks|thank you|thx|cheers|ta|already|then|again)|\\s*,?\\s*not (?:an?\\s+)?${BOT})*\\s*$`,
 );
 
 // What may come right before a frame that needs a lead, once negators are taken out.

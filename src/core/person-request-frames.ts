@@ -101,6 +101,39 @@ export const EXTRA_REQUEST_FRAMES: readonly RequestFrame[] = [
     'where_are_people',
     `\\bwhere (?:are|is) (?:the|your|all the|all your|any) (?:${QUAL} )?(?:people|humans|staff|agents|employees|persons|person|human)\\b`,
   ),
+  frame('send_in', `\\b(?:send|bring|get|put|fetch)\\s+(?:in|on|over|through)\\s+${NP}`),
+  frame(
+    'someone_real',
+    `\\b(?:get|give|find|send|bring|fetch)?\\s*(?:me\\s+|us\\s+)?(?:some|any)(?:one|body) (?:real|human|alive|competent|qualified|in charge)\\b`,
+  ),
+  frame(
+    'who_is_the_person',
+    `\\bwho(?:'s| is) (?:the |a )?(?:person|human|one|manager|supervisor|someone)\\b[^.?!]{0,30}\\b(?:talk|speak|in charge|responsible)`,
+  ),
+  frame('what_to_get', `\\b(?:what|how)\\b[^.?!]{0,30}\\bto (?:get|reach) (?:to |through to )?${NP}`),
+  frame(
+    'connect_to',
+    `\\b(?:connect|transfer|put|pass|route|switch|escalate|forward)\\s+(?:me\\s+|us\\s+)?(?:through\\s+|over\\s+)?to\\s+${NP}(?!\\s+(?:portal|app|site|number|wifi|network|server|login|account|page))`,
+  ),
+  frame(
+    'line_with_people',
+    `\\b(?:phone|number|line|helpline|hotline)\\b[^.?!]{0,20}\\b(?:with|to reach|to talk to|to speak to|for) (?:a |real |actual |live )?(?:people|humans?|persons?|staff|someone|somebody|an? agent)\\b`,
+  ),
+  frame(
+    'book_a_call',
+    `\\b(?:book|schedule|arrange|set up|request|have|get) (?:a |an )?(?:call|phone call|chat|meeting|appointment) with (?:${TEAM})`,
+  ),
+  frame(
+    'possible_for_someone',
+    `\\b(?:possible|able|a way|any way|chance) for (?:some|any)(?:one|body)(?: \\w+)? to (?:look|help|check|review|handle|deal|call|contact|take|speak|talk)`,
+  ),
+  frame(
+    'check_with_someone',
+    `\\b(?:check|speak|confer|consult) with (?:some|any)(?:one|body) (?:in|from|at|on) (?:the|your) (?:office|team|department|billing|back office|side)`,
+  ),
+  frame('queue_for_person', `\\b(?:put|add|place|get) me (?:in|into|on|onto) (?:the |a |your )?(?:queue|line|waiting list)\\b`),
+  frame('hand_it_over', `\\bhand (?:it|this|me|the case) over\\b`),
+  frame('a_real_one', `\\b(?:like|want|need|prefer) (?:a|an) (?:${QUAL}) one\\b`),
   frame('who_can_i', `\\bwho (?:else )?(?:can|could|should|do|shall) (?:i|we) (?:speak|talk|chat|go) (?:to|with)\\b`),
   frame(
     'past_the_bot',
@@ -152,7 +185,7 @@ export const EXTRA_BARE_REQUEST = new RegExp(
     'call ?back',
     `(?:some|any)(?:one|body)(?: (?:real|else|human|competent|who \\w+(?: \\w+){0,5}|that \\w+(?: \\w+){0,5}|with (?:a brain|a pulse|authority|power|sense)|from (?:your|the) (?:team|staff|office)))?`,
     `${QUAL} (?:one|ones|man|woman|person|people|human|humans|someone|somebody)`,
-  )}(?:\\s+(?:please|now|only|asap|immediately|right now|right away|thanks|thank you|ta|cheers|already|then|again|pretty please))*$`,
+  )}(?:\\s+(?:please|now|only|asap|immediately|right now|right away|thanks|thank you|thanks in advance|in advance|thx|ta|cheers|already|then|again|pretty please))*$`,
 );
 
 // A request inside a condition or put off for later is not made now.
