@@ -94,7 +94,7 @@ export const TOOL_UNAVAILABLE =
   /\b(?:disabled|not supported|unsupported|not available|unavailable|not enabled|not implemented|not permitted|not allowed|no such (?:tool|function|operation)|unknown (?:tool|function|operation)|tool not found|turned off|switched off|deactivated|out of scope|not authori[sz]ed to)\b/;
 /** Words that make an "unavailable" output a transient failure: it may work on the next try. */
 export const TRANSIENT =
-  /\b(?:temporar\w*|try again|retry|retrying|later|timeout|timed out|time out|rate[\s-]?limit\w*|50[234]|overloaded|busy|service unavailable|maintenance)\b/;
+  /\b(?:temporar\w*|try again|retry|retrying|later|timeout|timed out|time out|rate[\s-]?limit\w*|50[234]|overloaded|busy|service unavailable|maintenance|database|connection|network|upstream|gateway|server|econn\w+|tls|handshake|dns|socket|unreachable|down)\b/;
 
 /** Clauses that ask the agent to do something: checked against the capabilities. */
 export const REQUEST_FRAME =

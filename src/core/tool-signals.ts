@@ -9,11 +9,24 @@ import { TOOL_UNAVAILABLE, TRANSIENT } from './handoff-topics-lexicon.js';
 import { isWriteTool } from './tool-kind.js';
 import type { ToolItem } from './transcript.js';
 
-function parseAmount(value: unknown): number | undefined {
+/**
+ * An amount from a number or a string in either convention: "1,250.00", "$1,250", "1.250,00 EUR",
+ * "89,00". The last of "." and "," followed by one or two digits at the end is the decimal mark.
+ */
+export function parseAmount(value: unknown): number | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
   if (typeof value !== 'string') return undefined;
-  const m = /^[^\d-]*(-?[\d,]*\.?\d+)/.exec(value.trim());
-  const n = m?.[1] === undefined ? NaN : Number(m[1].replace(/,/g, ''));
+  const m = /^[^\d-]*(-?\d[\d.,]*)/.exec(value.trim());
+  if (!m?.[1]) return undefined;
+  let digits = m[1].replace(/[.,]$/, '');
+  const decimal = /[.,](\d{1,2})$/.exec(digits);
+  const separators = digits.match(/[.,]/g) ?? [];
+  if (decimal && (separators.length === 1 || separators[separators.length - 1] !== separators[0])) {
+    digits = `${digits.slice(0, decimal.index).replace(/[.,]/g, '')}.${decimal[1]}`;
+  } else {
+    digits = digits.replace(/[.,]/g, '');
+  }
+  const n = Number(digits);
   return Number.isFinite(n) ? n : undefined;
 }
 
