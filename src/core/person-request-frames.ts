@@ -134,6 +134,18 @@ export const EXTRA_REQUEST_FRAMES: readonly RequestFrame[] = [
   frame('queue_for_person', `\\b(?:put|add|place|get) me (?:in|into|on|onto) (?:the |a |your )?(?:queue|line|waiting list)\\b`),
   frame('hand_it_over', `\\bhand (?:it|this|me|the case) over\\b`),
   frame('a_real_one', `\\b(?:like|want|need|prefer) (?:a|an) (?:${QUAL}) one\\b`),
+  frame(
+    'done_with_bot',
+    `\\b(?:done|finished|tired|sick|fed up|through) (?:of |with )?(?:talking|chatting|speaking|dealing) (?:to|with) (?:a |an |the |this |your )?(?:bot|robot|machine|computer|ai|program|chat ?bot|automated \\w+)`,
+  ),
+  frame(
+    'surely_a_person',
+    `\\b(?:surely|maybe|perhaps|i bet|i'm sure) (?:a|an|some|one of your) (?:${QUAL} )?(?:human|person|agent|staff member|member of staff|colleague|representative) (?:can|could|would|will)\\b`,
+  ),
+  frame(
+    'better_talking',
+    `\\b(?:better|prefer|rather|happier|comfortable|insist on|keen on|like|love|interested in|appreciate)\\s+(?:\\w+\\s+){0,2}(?:talking|speaking|chatting|dealing) (?:to|with) ${NP}`,
+  ),
   frame('who_can_i', `\\bwho (?:else )?(?:can|could|should|do|shall) (?:i|we) (?:speak|talk|chat|go) (?:to|with)\\b`),
   frame(
     'past_the_bot',
@@ -198,7 +210,7 @@ const OWN_MODAL = /\b(?:i|we)(?:'d|'ll| would| will| might| may| could| shall)\b
 const LATER = /^\s*(?:\w+\s+){0,4}?(?:later|at some point|eventually|in (?:the )?future|down the line|another time|next time)\b/;
 const IF_AFTER = /^[^.?!]{0,40}?\bif (?:the|it|this|that|my|you|things|i)\b/;
 const POLITE_IF =
-  /\bif (?:that's|that is|it's|it is) (?:ok|okay|alright|possible|fine|all right)|\bif possible\b|\bif you (?:can|could|don't mind|would|please|are able)\b|\bif (?:there is|there's) (?:one|someone|anyone)\b|\bif you (?:can't|cannot|are unable|aren't able|won't)\b/;
+  /\bif (?:that's|that is|it's|it is) (?:ok|okay|alright|possible|fine|all right)|\bif possible\b|\bif you (?:can|could|don't mind|would|please|are able)\b|\bif (?:there is|there's) (?:one|someone|anyone)\b|\bif you (?:can't|cannot|are unable|aren't able|won't)\b|\bif i (?:could|can|may|might) (?:speak|talk|get|have|be put|be transferred)\b/;
 
 /**
  * Whether a request found at `index` of a canonical clause is hypothetical: inside a condition
@@ -212,7 +224,7 @@ export function isHypothetical(norm: string, index: number, end: number, afterCo
   if (POLITE_IF.test(norm)) return false;
   // "If it comes to that, I'll request a callback": the condition sits in the clause before.
   if (afterCondition && (OWN_MODAL.test(before) || /^then\b/.test(before))) return true;
-  if (CONDITION.test(before) && OWN_MODAL.test(before)) return true;
+  if (CONDITION.test(before) && (OWN_MODAL.test(before) || /\b(?:ever|need|needed|want|wanted)\b/.test(before))) return true;
   if (/^(?:(?:and|so|but|ok|well)\s+)*(?:should (?:i|we)|suppose|supposing|maybe later|later on)\b/.test(before)) return true;
   if (LATER.test(after) && /\b(?:may|might|can i|could i|will|'ll)\b/.test(before)) return true;
   // "Would I be able to speak to someone if the refund fails?" asks about a later case.

@@ -171,6 +171,24 @@ const KEY_WORDS = [
   'disappear',
   'bought',
   'thinking',
+  'connected',
+  'route',
+  'staff',
+  'member',
+  'phone',
+  'arrange',
+  'request',
+  'actually',
+  'think',
+  'computer',
+  'sleep',
+  'never',
+  'about',
+  'there',
+  'number',
+  'suppose',
+  'surely',
+  'faster',
   'having',
   'worry',
   'talking',
@@ -223,6 +241,26 @@ const REAL_WORDS = new Set([
   'humour',
   'humid',
   'humble',
+  'three',
+  'thank',
+  'thick',
+  'thing',
+  'phony',
+  'stuff',
+  'staffs',
+  'steep',
+  'sleet',
+  'sheep',
+  'those',
+  'these',
+  'their',
+  'abort',
+  'aboard',
+  'faster',
+  'fasten',
+  'member',
+  'number',
+  'never',
   'auction',
   'server',
   'severed',
@@ -289,11 +327,14 @@ const isInflection = (token: string): boolean => {
 };
 
 function correct(token: string): string {
-  if (token.length < 5 || KEY_SET.has(token) || REAL_WORDS.has(token) || !/^[a-z]+$/.test(token) || isInflection(token)) return token;
+  if (token.length < 4 || KEY_SET.has(token) || REAL_WORDS.has(token) || !/^[a-z]+$/.test(token) || isInflection(token)) return token;
   const known = corrected.get(token);
   if (known !== undefined) return known;
   // A key word that only adds a letter at the end ("court" → "courts") is the same word inflected.
-  const hit = (byInitial.get(token[0]!) ?? []).find((k) => withinOneEdit(token, k) && !k.startsWith(token)) ?? token;
+  // A four-letter token is only a slip of a longer key word ("aget", "nevr"), never of another four-letter one.
+  const hit =
+    (byInitial.get(token[0]!) ?? []).find((k) => (token.length >= 5 || k.length >= 5) && withinOneEdit(token, k) && !k.startsWith(token)) ??
+    token;
   if (corrected.size < 50_000) corrected.set(token, hit);
   return hit;
 }
@@ -319,8 +360,16 @@ const canonical = new Map<string, string>();
 function canonicalizeAfresh(norm: string): string {
   // Each pass only where it can change something: most messages are plain ASCII words.
   let text = RARE_CHARS.test(norm) ? norm.replace(SYMBOLS, ' ') : norm;
-  text = text.replace(STRETCHED, '$1');
-  if (text.includes('w/')) text = text.replace(/\bw\//g, 'with ');
+  // A stretched run folds to one letter ("humaaan", "dieee"), or to two where that makes a known word ("gimmme").
+  if (STRETCHED.test(text)) {
+    text = text.replace(/[a-z]+/g, (w) => {
+      const one = w.replace(STRETCHED, '$1');
+      if (one === w) return w;
+      const two = w.replace(STRETCHED, '$1$1');
+      return ABBREVIATIONS[two] !== undefined || KEY_SET.has(two) ? two : one;
+    });
+  }
+  if (text.includes('w/')) text = text.replace(/\bw\/\s*/g, 'with ');
   if (/\s[24]\b/.test(text)) {
     text = text
       .replace(/\b(talk|speak|chat|go|get|over|through|back|listen)\s+2\b/g, '$1 to')
