@@ -69,6 +69,7 @@ const ACT = alt(
   'see',
   'assist',
   'fix',
+  'do (?:this|it|that)',
 );
 
 /** The extra frames, each a request for a person whatever the lead. */
@@ -146,6 +147,22 @@ export const EXTRA_REQUEST_FRAMES: readonly RequestFrame[] = [
     'better_talking',
     `\\b(?:better|prefer|rather|happier|comfortable|insist on|keen on|like|love|interested in|appreciate)\\s+(?:\\w+\\s+){0,2}(?:talking|speaking|chatting|dealing) (?:to|with) ${NP}`,
   ),
+  frame(
+    'next_tier',
+    `\\b(?:escalat\\w*|transfer|pass|send|put|move)\\b[^.?!]{0,15}\\b(?:to |up to )?(?:tier|level|line) ?(?:2|3|two|three)\\b|\\bsecond[- ]line support\\b|\\bup the (?:chain|ladder)\\b`,
+  ),
+  frame(
+    'give_me_someone',
+    `\\b(?:get|give|find|fetch|bring|send) me (?:some|any)(?:one|body)(?:\\s+(?:please|now|else|real|senior))*\\s*$`,
+  ),
+  frame(
+    'out_of_the_bot',
+    `\\bget me (?:out of|off|away from|past) (?:this|the|your) (?:bot|chat ?bot|machine|robot|automated \\w+|ai|system)`,
+  ),
+  frame(
+    'refuse_the_bot',
+    `\\brefuse to (?:talk|speak|chat|deal) (?:to|with) (?:a |an |the |this |your )?(?:bot|robot|machine|computer|ai|chat ?bot|program|automated \\w+)`,
+  ),
   frame('who_can_i', `\\bwho (?:else )?(?:can|could|should|do|shall) (?:i|we) (?:speak|talk|chat|go) (?:to|with)\\b`),
   frame(
     'past_the_bot',
@@ -153,7 +170,7 @@ export const EXTRA_REQUEST_FRAMES: readonly RequestFrame[] = [
   ),
   frame(
     'a_person_i_can',
-    `\\b(?:there's|there is|is there|any) (?:a |an |any |some )?(?:${QUAL} )?(?:person|human|someone|somebody|anyone|anybody|people) (?:i|we) (?:can|could) (?:talk|speak|explain|chat|go|turn|reach)`,
+    `\\b(?:there's|there is|is there|any) (?:a |an |any |some )?(?:${QUAL} )?(?:person|human|someone|somebody|anyone|anybody|people) (?:i|we) (?:can|could) (?:talk|speak|explain|chat|go|turn|reach|ask)`,
   ),
   frame(
     'needs_a_person',
@@ -164,7 +181,7 @@ export const EXTRA_REQUEST_FRAMES: readonly RequestFrame[] = [
   frame('real_one', `\\b(?:get|give|find|send|bring)\\s+me\\s+(?:a|an|some)\\s+(?:${QUAL})\\s+(?:one|person|human|people)\\b`),
   frame(
     'call_back',
-    `\\b(?:call|ring|phone)\\s+(?:me|us)\\s+back\\b|\\b(?:arrange|book|schedule|request|get|want|need|like|'d like|can i have|can i get)\\s+(?:a |an )?call ?back\\b|\\bcall ?back (?:from|with|by)\\b`,
+    `\\b(?:call|ring|phone)\\s+(?:me|us)\\s+back\\b|\\b(?:arrange|book|schedule|request|get|want|need|like|'d like|demand|expect|insist on|can i have|can i get)\\s+(?:a |an )?call ?back\\b|\\bcall ?back (?:from|with|by)\\b`,
   ),
   // A second language: "voglio parlare con un operatore", "bitte einen echten Menschen", "quiero hablar con una persona".
   frame(
@@ -195,7 +212,11 @@ export const EXTRA_BARE_REQUEST = new RegExp(
     'human (?:support|help|assistance|agent|contact|chat|please)',
     'live (?:support|help|chat|person|human)',
     'call ?back',
-    `(?:some|any)(?:one|body)(?: (?:real|else|human|competent|who \\w+(?: \\w+){0,5}|that \\w+(?: \\w+){0,5}|with (?:a brain|a pulse|authority|power|sense)|from (?:your|the) (?:team|staff|office)))?`,
+    'transfer',
+    'escalat(?:e|ion)',
+    '(?:the |your )?customer (?:service|services|support|care)(?: (?:team|department|desk))?',
+    '(?:the |your )?(?:billing|support|complaints|accounts) (?:team|department|dept|desk)',
+    `(?:some|any)(?:one|body)(?: (?:real|else|human|competent|who \\w+(?: \\w+){0,5}|that \\w+(?: \\w+){0,5}|with (?:a brain|a pulse|authority|power|sense)|from (?:your|the) (?:team|staff|office)|senior|higher up|in charge|qualified))?`,
     `${QUAL} (?:one|ones|man|woman|person|people|human|humans|someone|somebody)`,
   )}(?:\\s+(?:please|now|only|asap|immediately|right now|right away|thanks|thank you|thanks in advance|in advance|thx|ta|cheers|already|then|again|pretty please))*$`,
 );
