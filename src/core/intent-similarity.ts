@@ -123,6 +123,15 @@ for (const [concept, entries] of Object.entries(CONCEPTS)) {
   }
 }
 
+const OTHER_WORD = 0.8;
+const conceptWords = [...wordConcept.keys()].filter((w) => w.length >= 4);
+/** The concept of a slip of one of its words ("fligth", "bookibg"): same first letter, one edit. */
+function conceptOfSlip(s: string): string | undefined {
+  if (s.length < 4) return undefined;
+  const hit = conceptWords.find((w) => w[0] === s[0] && withinOneEdit(w, s));
+  return hit === undefined ? undefined : wordConcept.get(hit);
+}
+
 /** A turn as weighted concepts. */
 export type IntentVector = ReadonlyMap<string, number>;
 
@@ -141,7 +150,7 @@ export function intentVector(norm: string): IntentVector {
   for (const w of words(rest)) {
     if (NOISE.has(w) || !isIntentWord(w) || /\d/.test(w)) continue;
     const s = stem(w);
-    const concept = wordConcept.get(s);
+    const concept = wordConcept.get(s) ?? conceptOfSlip(s);
     if (concept) add(concept, GENERIC.has(concept) ? 0.5 : 1);
     else add(`w:${s}`, WEAK_WORDS.has(s) ? 0.3 : 1);
   }
