@@ -105,7 +105,7 @@ export const EXTRA_REQUEST_FRAMES: readonly RequestFrame[] = [
   frame('send_in', `\\b(?:send|bring|get|put|fetch)\\s+(?:in|on|over|through)\\s+${NP}`),
   frame(
     'someone_real',
-    `\\b(?:get|give|find|send|bring|fetch)?\\s*(?:me\\s+|us\\s+)?(?:some|any)(?:one|body) (?:real|human|alive|competent|qualified|in charge)\\b`,
+    `\\b(?:get|give|find|send|bring|fetch)?\\s*(?:me\\s+|us\\s+)?(?:some|any)(?:one|body) (?:real|human|alive|competent|qualified|in charge)\\b(?! (?:good|nice|quick|fast|soon|well|quickly)\\b)(?!(?:\\s+\\w+)?\\s+(?:told|said|says|mentioned|recommended|suggested)\\b)`,
   ),
   frame(
     'who_is_the_person',
@@ -217,7 +217,7 @@ export const EXTRA_BARE_REQUEST = new RegExp(
     '(?:the |your )?customer (?:service|services|support|care)(?: (?:team|department|desk))?',
     '(?:the |your )?(?:billing|support|complaints|accounts) (?:team|department|dept|desk)',
     `(?:some|any)(?:one|body)(?: (?:real|else|human|competent|who \\w+(?: \\w+){0,5}|that \\w+(?: \\w+){0,5}|with (?:a brain|a pulse|authority|power|sense)|from (?:your|the) (?:team|staff|office)|senior|higher up|in charge|qualified))?`,
-    `${QUAL} (?:one|ones|man|woman|person|people|human|humans|someone|somebody)`,
+    `${QUAL} (?:man|woman|person|people|human|humans|someone|somebody)`,
   )}(?:\\s+(?:please|now|only|asap|immediately|right now|right away|thanks|thank you|thanks in advance|in advance|thx|ta|cheers|already|then|again|pretty please))*$`,
 );
 
@@ -232,6 +232,9 @@ const LATER = /^\s*(?:\w+\s+){0,4}?(?:later|at some point|eventually|in (?:the )
 const IF_AFTER = /^[^.?!]{0,40}?\bif (?:the|it|this|that|my|you|things|i)\b/;
 const POLITE_IF =
   /\bif (?:that's|that is|it's|it is) (?:ok|okay|alright|possible|fine|all right)|\bif possible\b|\bif you (?:can|could|don't mind|would|please|are able)\b|\bif (?:there is|there's) (?:one|someone|anyone)\b|\bif you (?:can't|cannot|are unable|aren't able|won't)\b|\bif i (?:could|can|may|might) (?:speak|talk|get|have|be put|be transferred)\b/;
+
+/** "I used to speak with an agent every month": a habit of the past asks for nothing now. */
+export const PAST_HABIT = /\b(?:used to|would always|every time i|each time i|whenever i)\b/;
 
 /**
  * Whether a request found at `index` of a canonical clause is hypothetical: inside a condition

@@ -12,7 +12,7 @@ import {
   isReportedBefore,
   isThirdPartySubject,
 } from './handoff-lexicon.js';
-import { EXTRA_BARE_REQUEST, EXTRA_REQUEST_FRAMES, isCondition, isHypothetical } from './person-request-frames.js';
+import { EXTRA_BARE_REQUEST, EXTRA_REQUEST_FRAMES, PAST_HABIT, isCondition, isHypothetical } from './person-request-frames.js';
 
 /** A clause's verdict: it asks for a person, refuses one, or neither. */
 export type Verdict = 'request' | 'declined' | null;
@@ -182,7 +182,7 @@ function readPersonRequest(norm: string, refusedNext: boolean, afterCondition: b
     for (const m of norm.matchAll(frame.re)) {
       const before = norm.slice(0, m.index);
       if (frame.lead && !hasRequestLead(before)) continue;
-      if (isReportedBefore(before)) continue;
+      if (isReportedBefore(before) || PAST_HABIT.test(before)) continue;
       if (isHypothetical(norm, m.index, m.index + m[0].length, afterCondition)) continue;
       if (/^ask(?:ed|ing)? for/.test(m[0]) && isThirdPartySubject(before)) continue;
       // Refusing a bot is itself a request: its negation is part of the frame.

@@ -178,7 +178,7 @@ export const SAFETY_FAMILIES: readonly SafetyFamily[] = [
       'remove myself (?:from (?:the|this) (?:picture|world|equation)|permanently)',
       "(?:going to|gonna|will|i'll|want to) end (?:things|everything|my story)",
       'the end (?:for|of) me\\b',
-      'this is the end\\b(?! of (?:the|my|our|this|your) (?:contract|subscription|plan|month|year|line|road|week|chat))',
+      'this is the end\\b(?! of)',
       `${SELF}\\b[^.?!]{0,20}\\b(?:already gone|waiting for it to be official)`,
     ),
   },
