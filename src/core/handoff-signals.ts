@@ -74,7 +74,8 @@ function frustration(clauses: readonly Clause[], text: string, whole: string): C
   return undefined;
 }
 
-const COMPLAINT_ESCALATION = /\bescalat\w* (?:this|it|that|my \w+) (?:as|to|into) (?:a |an |my )?(?:formal |official )?complaint/;
+const COMPLAINT_ESCALATION =
+  /\bescalat\w* (?:this|it|that|my \w+) (?:as|to|into) (?:a |an |my |your |the )?(?:formal |official )?complaints?\b/;
 
 /** The safety topic a text raises, if any: the first family that matches, figures of speech aside. */
 function safetyTopic(norm: string): 'self_harm' | 'danger' | 'medical' | null {

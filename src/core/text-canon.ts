@@ -241,6 +241,42 @@ const REAL_WORDS = new Set([
   'humour',
   'humid',
   'humble',
+  'taking',
+  'tasking',
+  'sneaking',
+  'manages',
+  'managed',
+  'prone',
+  'newer',
+  'theme',
+  'therm',
+  'thin',
+  'stiff',
+  'commuter',
+  'halving',
+  'brought',
+  'shared',
+  'snared',
+  'scored',
+  'scaled',
+  'cooking',
+  'cloaking',
+  'advise',
+  'firing',
+  'fining',
+  'filming',
+  'serves',
+  'serve',
+  'pampers',
+  'recorder',
+  'format',
+  'employer',
+  'employed',
+  'rally',
+  'spoken',
+  'speaker',
+  'tailing',
+  'talkie',
   'three',
   'thank',
   'thick',
@@ -313,6 +349,30 @@ export function withinOneEdit(a: string, b: string): boolean {
   return la > lb ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
 }
 
+// QWERTY neighbours: a replaced letter is a slip only when the finger could have hit the other key.
+const ROWS = ['qwertyuiop', 'asdfghjkl', 'zxcvbnm'];
+const NEIGHBOURS = new Map<string, string>();
+ROWS.forEach((row, r) => {
+  [...row].forEach((ch, i) => {
+    const near = [row[i - 1], row[i + 1], ROWS[r - 1]?.[i], ROWS[r - 1]?.[i + 1], ROWS[r + 1]?.[i], ROWS[r + 1]?.[i - 1]];
+    NEIGHBOURS.set(ch, near.filter((c): c is string => c !== undefined).join(''));
+  });
+});
+
+const VOWELS = 'aeiouy';
+
+/** A typing slip: a letter dropped, doubled or swapped, or replaced by a neighbouring key (or a vowel by a vowel). */
+function isTypingSlip(token: string, key: string): boolean {
+  if (!withinOneEdit(token, key)) return false;
+  if (token.length !== key.length) return true;
+  const i = [...token].findIndex((ch, k) => ch !== key[k]);
+  if (i < 0) return true;
+  if (token[i + 1] === key[i] && token[i] === key[i + 1]) return true;
+  // Or a vowel for a vowel, the commonest spelling slip ("speek", "representitive").
+  if (VOWELS.includes(token[i]!) && VOWELS.includes(key[i]!)) return true;
+  return NEIGHBOURS.get(key[i]!)?.includes(token[i]!) ?? false;
+}
+
 const corrected = new Map<string, string>();
 
 /** The key word a token is a slip of, or the token itself. */
@@ -333,7 +393,7 @@ function correct(token: string): string {
   // A key word that only adds a letter at the end ("court" → "courts") is the same word inflected.
   // A four-letter token is only a slip of a longer key word ("aget", "nevr"), never of another four-letter one.
   const hit =
-    (byInitial.get(token[0]!) ?? []).find((k) => (token.length >= 5 || k.length >= 5) && withinOneEdit(token, k) && !k.startsWith(token)) ??
+    (byInitial.get(token[0]!) ?? []).find((k) => (token.length >= 5 || k.length >= 5) && isTypingSlip(token, k) && !k.startsWith(token)) ??
     token;
   if (corrected.size < 50_000) corrected.set(token, hit);
   return hit;
