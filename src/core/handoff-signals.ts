@@ -77,6 +77,31 @@ function frustration(clauses: readonly Clause[], text: string, whole: string): C
 const COMPLAINT_ESCALATION =
   /\bescalat\w* (?:this|it|that|my \w+) (?:as|to|into) (?:a |an |my |your |the )?(?:formal |official )?complaints?\b/;
 
+type Topic = 'complaint' | 'bereavement' | 'legal';
+interface ClauseTopics {
+  risk: 'self_harm' | 'danger' | 'medical' | null;
+  topics: readonly Topic[];
+}
+// Like the person-request verdicts: a clause's topics depend on its text alone, and the decider
+// reads a conversation's clauses again at every turn.
+const clauseFacts = new Map<string, ClauseTopics>();
+
+/** The safety topic and the reserved topics of one canonical clause. */
+function clauseTopics(norm: string): ClauseTopics {
+  const known = clauseFacts.get(norm);
+  if (known !== undefined) return known;
+  const topics: Topic[] = [];
+  for (const p of POLICY_TOPIC_PATTERNS) {
+    const m = p.re.exec(norm);
+    if (p.topic === 'bereavement' && THING_DIED.test(norm)) continue;
+    if (m && !(p.negatable && isNegatedBefore(norm.slice(0, m.index)))) topics.push(p.topic);
+  }
+  const facts = { risk: safetyTopic(norm), topics };
+  if (clauseFacts.size >= 20_000) clauseFacts.clear();
+  clauseFacts.set(norm, facts);
+  return facts;
+}
+
 /** The safety topic a text raises, if any: the first family that matches, figures of speech aside. */
 function safetyTopic(norm: string): 'self_harm' | 'danger' | 'medical' | null {
   for (const family of SAFETY_FAMILIES) {
@@ -173,14 +198,9 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
     const inScope = capabilityIntents(whole, policy).length > 0;
     clauses.forEach((clause, k) => {
       const at = { evidence: clause.text, index, offset: clause.start };
-      const risk = safetyTopic(clause.norm);
-      if (risk) found.push({ kind: 'safety', topic: risk, ...at });
-      for (const p of POLICY_TOPIC_PATTERNS) {
-        const m = p.re.exec(clause.norm);
-        if (p.topic === 'bereavement' && THING_DIED.test(clause.norm)) continue;
-        if (m && !(p.negatable && isNegatedBefore(clause.norm.slice(0, m.index))))
-          found.push({ kind: 'policy_topic', topic: p.topic, ...at });
-      }
+      const facts = clauseTopics(clause.norm);
+      if (facts.risk) found.push({ kind: 'safety', topic: facts.risk, ...at });
+      for (const topic of facts.topics) found.push({ kind: 'policy_topic', topic, ...at });
       const toldBefore = clauses.slice(Math.max(0, k - 2), k).some((c) => BEREAVED_SUBJECT.test(c.norm));
       if (
         toldBefore &&
