@@ -5,9 +5,9 @@
  * of the decider corpora (Baton's own and the blind one, never a held-out part), one decision
  * per conversation, each decision the extractor plus `decideHandoff` under the line's policy.
  *
- * Both extractors keep a per-clause cache, which a benchmark that repeats the same texts would
- * flatter: every pass appends a pass number to each customer message, so no pass reads a text
- * an earlier one read. Each detector is timed over `--rounds` passes after one untimed pass;
+ * Both extractors keep per-clause caches, which a benchmark that repeats the same texts would
+ * flatter: every pass appends a pass number to each customer message, so no whole message repeats
+ * (its earlier clauses do, as they do in production, where the conversation is reread every turn). Each detector is timed over `--rounds` passes after one untimed pass;
  * decisions per second is from the best pass, the per-decision percentiles from all timed ones.
  */
 import { readFileSync } from 'node:fs';
