@@ -123,7 +123,6 @@ for (const [concept, entries] of Object.entries(CONCEPTS)) {
   }
 }
 
-const OTHER_WORD = 0.8;
 const conceptWords = [...wordConcept.keys()].filter((w) => w.length >= 4);
 /** The concept of a slip of one of its words ("fligth", "bookibg"): same first letter, one edit. */
 function conceptOfSlip(s: string): string | undefined {
