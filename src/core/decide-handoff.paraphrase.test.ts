@@ -35,6 +35,12 @@ const table: Record<string, Row[]> = {
     ['condition in the clause before', 'should the payment fail again, I will ask for a supervisor', null],
     ['put off', 'maybe later I will want someone to phone me, for now just the balance', null],
     ['polite if still asks', "I'd like to speak to a manager if that's ok", 'customer_request'],
+    ['a polite opener is no condition', 'If I may add something, I would like to speak to a human about this', 'customer_request'],
+    [
+      'a condition stops at the full stop',
+      'Here is my number, in case you need it. I would like to speak to a supervisor',
+      'customer_request',
+    ],
     ['reported', 'my brother told me to demand a supervisor, but can you just check the bill', null],
     [
       'withdrawn after the wait',

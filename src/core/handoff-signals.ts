@@ -102,6 +102,12 @@ function clauseTopics(norm: string): ClauseTopics {
   return facts;
 }
 
+/** The clause before, when no full stop separates it from this one (a condition reaches only that far). */
+function sameSentence(text: string, prev: Clause | undefined, clause: Clause): string | undefined {
+  if (prev === undefined) return undefined;
+  return /[.!?;\n]/.test(text.slice(prev.start + prev.text.length, clause.start)) ? undefined : prev.norm;
+}
+
 /** The safety topic a text raises, if any: the first family that matches, figures of speech aside. */
 function safetyTopic(norm: string): 'self_harm' | 'danger' | 'medical' | null {
   for (const family of SAFETY_FAMILIES) {
@@ -210,7 +216,9 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
         found.push({ kind: 'policy_topic', topic: 'bereavement', ...at });
       // "Escalate this as a formal complaint" asks for the complaints process, not for a person.
       const asComplaint = COMPLAINT_ESCALATION.test(clause.norm);
-      const verdict = asComplaint ? null : personRequest(clause.norm, clauses[k + 1]?.norm, clauses[k - 1]?.norm);
+      const verdict = asComplaint
+        ? null
+        : personRequest(clause.norm, clauses[k + 1]?.norm, sameSentence(item.text, clauses[k - 1], clause));
       if (verdict === 'request') found.push({ kind: 'human_request', ...at });
       else if (verdict === 'declined') found.push({ kind: 'human_declined', ...at });
       // A clause already read as a request for (or refusal of) a person, or a topic, asks the agent for nothing.

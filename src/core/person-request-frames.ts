@@ -226,7 +226,11 @@ const CONDITION =
   /^(?:(?:and|so|but|ok|okay|well|then|though|look|anyway|honestly|basically)\s+)*(?:if|should (?:i|we|it|this|that|you|things|the|my|your|there|they|he|she)|in case|unless|suppose|supposing|assuming|whenever|maybe later|later on|at some point|eventually|perhaps later)\b/;
 
 /** Whether a clause is a condition ("if it comes to that", "suppose it's not a duplicate"): the next clause may depend on it. */
-export const isCondition = (norm: string): boolean => CONDITION.test(norm);
+export const isCondition = (norm: string): boolean => CONDITION.test(norm) && !POLITE_OPENER.test(norm);
+
+// "If I may add something, I'd like to speak to a human": a formula of politeness, not a condition.
+const POLITE_OPENER =
+  /^(?:(?:and|so|but|ok|okay|well)\s+)*if (?:i may|i might|i can|you (?:don't|do not) mind|you please|possible|that's (?:ok|okay|alright|fine)|it's (?:ok|okay|alright|fine)|i'm (?:being )?honest|i can be honest|you ask me|anything)\b/;
 const OWN_MODAL = /\b(?:i|we)(?:'d|'ll| would| will| might| may| could| shall)\b|\bmaybe\b|\bmight\b|\bprobably\b/;
 const LATER = /^\s*(?:\w+\s+){0,4}?(?:later|at some point|eventually|in (?:the )?future|down the line|another time|next time)\b/;
 const IF_AFTER = /^[^.?!]{0,40}?\bif (?:the|it|this|that|my|you|things|i)\b/;
