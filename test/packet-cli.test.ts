@@ -50,8 +50,8 @@ describe('baton packet --jsonl', () => {
         decision: { reason: 'customer_request', evidence: 'a person' },
       }),
     ]);
-    expect(result).toEqual({ lines: 4, errors: 2 });
-    expect(out).toHaveLength(4);
+    expect(result).toEqual({ lines: 5, errors: 3 });
+    expect(out).toHaveLength(5);
 
     const first = ContextPacketSchema.parse(out[0]);
     expect(first.customer).toEqual({ id: 'cus_1001', verified: true, verified_by: 'verify_otp' });
@@ -61,8 +61,10 @@ describe('baton packet --jsonl', () => {
 
     expect(out[1]).toEqual({ error: expect.stringMatching(/^line 2: not valid JSON/) });
     expect(out[2]).toEqual({ error: expect.stringMatching(/^line 3: /) });
+    // A blank line is answered too, so output line N always answers input line N.
+    expect(out[3]).toEqual({ error: expect.stringMatching(/^line 4: blank line/) });
 
-    const last = ContextPacketSchema.parse(out[3]);
+    const last = ContextPacketSchema.parse(out[4]);
     expect(last.intent).toEqual({ stated: 'Where is order #W2378156?', latest: null });
     expect(last.handoff).toEqual({ reason: 'customer_request', evidence: 'a person' });
   });

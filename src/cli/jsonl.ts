@@ -5,7 +5,7 @@ import { z } from 'zod';
 /**
  * Reads JSON lines from `input`, answers each with one JSON line on `output`, in order. A line
  * that is not JSON, or that `schema` refuses, gets `{"error": "..."}` on its line and the rest go
- * on. Blank lines are skipped.
+ * on. A blank line gets an error line too, so output line N always answers input line N.
  */
 export async function answerJsonLines<T>(
   input: Readable,
@@ -17,8 +17,12 @@ export async function answerJsonLines<T>(
   let errors = 0;
   const write = (value: unknown) => output.write(`${JSON.stringify(value)}\n`);
   for await (const line of createInterface({ input, crlfDelay: Infinity })) {
-    if (line.trim() === '') continue;
     lines += 1;
+    if (line.trim() === '') {
+      errors += 1;
+      write({ error: `line ${lines}: blank line (expected one JSON object per line)` });
+      continue;
+    }
     let parsed: unknown;
     try {
       parsed = JSON.parse(line);

@@ -451,6 +451,16 @@ bench
     process.stdout.write(opts.json ? `${JSON.stringify(result)}\n` : `${JSON.stringify(result, null, 2)}\n`);
   });
 bench
+  .command('decider')
+  .description('hand-off decisions per second on one core, the current detector beside the pre-issue-13 lexicon (same run)')
+  .option('--json', 'print only the JSON result on stdout')
+  .option('--rounds <n>', 'timed passes per detector', positive, 5)
+  .action(async (opts: { json?: boolean; rounds: number }) => {
+    const { benchDecider } = await import('./bench-decider.js');
+    const result = benchDecider({ rounds: opts.rounds, progress: (line) => process.stderr.write(`${line}\n`) });
+    process.stdout.write(opts.json ? `${JSON.stringify(result)}\n` : `${JSON.stringify(result, null, 2)}\n`);
+  });
+bench
   .command('replay')
   .description('replay and hash every task of tau2-bench airline and retail (164 tasks), against a same-run baseline')
   .option('--json', 'print only the JSON result on stdout')

@@ -18,8 +18,8 @@ const DeciderPolicyObject = z.strictObject({
   /** The argument of a write tool call that carries its amount. */
   amountArgument: z.string().min(1).default('amount'),
   /**
-   * Tools that write. Only their amount counts for `value_threshold`; empty means any tool call
-   * that carries the amount argument, since read tools rarely take one.
+   * Tools that write. Only their amount counts for `value_threshold`; empty means a tool whose
+   * name does not start with a read verb (`get_`, `find_`, `calculate_`, … see `tool-kind.ts`).
    */
   writeTools: z.array(z.string().min(1)).default([]),
   /** Consecutive failed tool calls that hand off; a successful call starts the count again. */

@@ -1,10 +1,12 @@
+import { canonicalize } from './text-canon.js';
+
 /**
  * The lexicon of asking for a person: word classes, request frames, and the scope rules
  * (negation, reported speech) that tell "get me a manager" from "my friend told me to ask for
  * a manager". Patterns run on normalized clauses (see `normalizeText`), never on raw text.
  */
 
-/** A clause of a message: its original text, its normalized twin of the same length, and where it starts. */
+/** A clause of a message: its original text, its canonical form (`canonicalize`), and where the text starts. */
 export interface Clause {
   text: string;
   norm: string;
@@ -31,7 +33,11 @@ const QUOTED = /"[^"\n]{1,200}"/g;
 // Sentence ends, commas and contrast words end a clause, and with it the scope of a negation.
 const CLAUSE_BREAK = /[.!?;:\n]+|,|\s+(?:but|however|although|though|because|cause|cuz|whereas|otherwise|or else)\s+/g;
 
-/** Splits a message into clauses, with quoted speech blanked out of the normalized text. */
+// Only after an all-lower-case word and before a usual first word, so names and Title Case stay whole.
+const UNPUNCTUATED_SENTENCE =
+  /(?<=(?:^|\s)[a-z']+)\s+(?=(?:Transfer|Connect|Put|Get|Give|Let|Send|Talk|Speak|Someone|Somebody|Anyone|Anybody|Human|Humans|Real|Please|Can|Could|Would|Will|Is|Are|Where|Why|What|How|Who|When|You|Just|Now|Seriously|Honestly|Also|This|That|Then|Cancel|Stop|Fix|Refund|Check|Any|Need|Want|My|It|No|Yes|Ok|Okay)\b)/g;
+
+/** Splits a message into clauses, with quoted speech blanked out, each clause's words made canonical. */
 export function splitClauses(text: string): Clause[] {
   const norm = normalizeText(text).replace(QUOTED, (q) => ' '.repeat(q.length));
   const clauses: Clause[] = [];
@@ -40,11 +46,17 @@ export function splitClauses(text: string): Clause[] {
     const raw = norm.slice(from, end);
     const lead = raw.length - raw.trimStart().length;
     const piece = raw.trim();
-    if (piece !== '') clauses.push({ text: text.slice(from + lead, from + lead + piece.length), norm: piece, start: from + lead });
+    if (piece !== '')
+      clauses.push({ text: text.slice(from + lead, from + lead + piece.length), norm: canonicalize(piece).trim(), start: from + lead });
   };
-  for (const m of norm.matchAll(CLAUSE_BREAK)) {
-    push(m.index);
-    from = m.index + m[0].length;
+  const breaks = [...norm.matchAll(CLAUSE_BREAK)].map((m) => ({ at: m.index, end: m.index + m[0].length }));
+  // "worst bot ever Transfer me to staff": a capital after a lower-case word, with no stop between, starts a sentence.
+  for (const m of text.matchAll(UNPUNCTUATED_SENTENCE)) breaks.push({ at: m.index, end: m.index + m[0].length });
+  breaks.sort((a, b) => a.at - b.at);
+  for (const b of breaks) {
+    if (b.at < from) continue;
+    push(b.at);
+    from = b.end;
   }
   push(norm.length);
   return clauses;
@@ -226,7 +238,7 @@ export const REQUEST_FRAMES: readonly RequestFrame[] = [
 
 /** A clause that is nothing but a person asked for: "Human!", "real person please", "agent". */
 export const BARE_REQUEST = new RegExp(
-  `^(?:(?:hi|hello|hey|ok|okay|so|just|please|pls|plz|um+|uh+|oh|sorry|i said|i say|then|now|again|look|listen|honestly|seriously|ugh+)\\s+)*(?<neg>(?:no|not|never)\\s+(?:an?\\s+|any\\s+|more\\s+)?)?(?:(?:a|an|some|any|your|ur)\\s+)?(?:${ADJ}[\\s-]+){0,3}${PERSON}(?:[\\s-]+${PERSON})*(?:\\s+(?:please|pls|plz|now|asap|immediately|right now|right away|thanks|thank you|thx|already|then|again)|\\s*,?\\s*not (?:an?\\s+)?${BOT})*\\s*$`,
+  `^(?:(?:hi|hello|hey|ok|okay|so|just|please|pls|plz|um+|uh+|oh|sorry|i said|i say|then|now|again|look|listen|honestly|seriously|ugh+)\\s+)*(?<neg>(?:no|not|never)\\s+(?:an?\\s+|any\\s+|more\\s+)?)?(?:(?:a|an|some|any|your|ur)\\s+)?(?:${ADJ}[\\s-]+){0,3}${PERSON}(?:[\\s-]+${PERSON})*(?:\\s+(?:please|pls|plz|now|asap|immediately|right now|right away|thanks in advance|in advance|thanks|thank you|thx|cheers|ta|already|then|again)|\\s*,?\\s*not (?:an?\\s+)?${BOT})*\\s*$`,
 );
 
 // What may come right before a frame that needs a lead, once negators are taken out.

@@ -1,21 +1,6 @@
 import { z } from 'zod';
 import type { DeciderPolicy } from './decider-policy.js';
-import {
-  ACCEPT,
-  AGENT_OFFER,
-  BARE_REQUEST,
-  DECLINE,
-  REFUSAL,
-  REQUEST_FRAMES,
-  hasRequestLead,
-  isNegatedBefore,
-  isReportedBefore,
-  isThirdPartySubject,
-  normalizeText,
-  splitClauses,
-  words,
-  type Clause,
-} from './handoff-lexicon.js';
+import { ACCEPT, AGENT_OFFER, DECLINE, isNegatedBefore, normalizeText, splitClauses, words, type Clause } from './handoff-lexicon.js';
 import {
   BEREAVED_SUBJECT,
   DEATH_WITHOUT_SUBJECT,
@@ -23,20 +8,23 @@ import {
   THEIR_MATTER,
   FRUSTRATION,
   GRATITUDE,
-  MEDICAL_HYPERBOLE,
   POLICY_TOPIC_PATTERNS,
   PROBLEM_FRAME,
   REQUEST_FRAME,
-  SAFETY_PATTERNS,
   STILL_A_PROBLEM,
-  TOOL_UNAVAILABLE,
-  TRANSIENT,
+  THING_DIED,
   isIntentWord,
   isRequestWord,
   isShouting,
   stem,
 } from './handoff-topics-lexicon.js';
-import type { ToolItem, TranscriptItem } from './transcript.js';
+import { personRequest } from './person-request.js';
+import { toolSignals } from './tool-signals.js';
+import { AGENT_ALTERNATIVE, TAKE_HELP, WITHDRAW } from './withdrawal.js';
+import { AGENT_FALLBACK, createIntentLog, intentVector, type IntentVector } from './intent-similarity.js';
+import { MEDICAL_HISTORY, MEDICAL_HYPERBOLE, SAFETY_FAMILIES } from './safety-lexicon.js';
+import { canonicalize } from './text-canon.js';
+import type { TranscriptItem } from './transcript.js';
 
 /** Where a signal fired: the exact text, the transcript item, and the offset of the text in it. */
 const At = { evidence: z.string(), index: z.number().int().nonnegative(), offset: z.number().int().nonnegative() };
@@ -74,56 +62,60 @@ export interface SignalExtractor {
   extract(items: readonly TranscriptItem[], policy: DeciderPolicy): Signal[] | Promise<Signal[]>;
 }
 
-type Verdict = 'request' | 'declined' | null;
-
-/** Whether a clause asks for a person, refuses one, or neither. */
-// The frames are costly and a conversation's clauses are read again at every decider phase: a
-// clause's verdict depends on nothing but its text (and whether the next clause refuses), so it is kept.
-const verdicts = new Map<string, Verdict>();
-const MAX_VERDICTS = 20_000;
-
-function personRequest(norm: string, next: string | undefined): Verdict {
-  const refusedNext = next !== undefined && REFUSAL.test(next);
-  const key = `${refusedNext ? '1' : '0'}${norm}`;
-  const known = verdicts.get(key);
-  if (known !== undefined) return known;
-  const verdict = readPersonRequest(norm, refusedNext);
-  if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
-  verdicts.set(key, verdict);
-  return verdict;
-}
-
-function readPersonRequest(norm: string, refusedNext: boolean): Verdict {
-  let requested = false;
-  let declined = false;
-  const bare = BARE_REQUEST.exec(norm);
-  if (bare) {
-    if (bare.groups?.['neg'] === undefined) requested = true;
-    else declined = true;
-  }
-  for (const frame of REQUEST_FRAMES) {
-    for (const m of norm.matchAll(frame.re)) {
-      const before = norm.slice(0, m.index);
-      if (frame.lead && !hasRequestLead(before)) continue;
-      if (isReportedBefore(before)) continue;
-      if (/^ask(?:ed|ing)? for/.test(m[0]) && isThirdPartySubject(before)) continue;
-      // Refusing a bot is itself a request: its negation is part of the frame.
-      if (frame.name !== 'reject_bot' && isNegatedBefore(before)) declined = true;
-      else requested = true;
-    }
-  }
-  if (requested && refusedNext) return 'declined';
-  return requested ? 'request' : declined ? 'declined' : null;
-}
-
-function frustration(clauses: readonly Clause[], text: string): Clause | { text: string; start: number } | undefined {
+function frustration(clauses: readonly Clause[], text: string, whole: string): Clause | { text: string; start: number } | undefined {
   for (const clause of clauses) {
     const m = FRUSTRATION.exec(clause.norm);
     if (m && !isNegatedBefore(clause.norm.slice(0, m.index))) return clause;
   }
   // Clause splitting drops punctuation, so "!!!" and shouting are judged on the whole message.
-  if (/[!?]{3,}|!{2,}/.test(text) || isShouting(text)) return { text, start: 0 };
+  // "OK THANKS" in capitals closes the conversation; it is not shouting at anyone.
+  const closing = GRATITUDE.test(whole) && !STILL_A_PROBLEM.test(whole);
+  if (/[!?]{3,}|!{2,}/.test(text) || (isShouting(text) && !closing)) return { text, start: 0 };
   return undefined;
+}
+
+const COMPLAINT_ESCALATION =
+  /\bescalat\w* (?:this|it|that|my \w+) (?:as|to|into) (?:a |an |my |your |the )?(?:formal |official )?complaints?\b/;
+
+type Topic = 'complaint' | 'bereavement' | 'legal';
+interface ClauseTopics {
+  risk: 'self_harm' | 'danger' | 'medical' | null;
+  topics: readonly Topic[];
+}
+// Like the person-request verdicts: a clause's topics depend on its text alone, and the decider
+// reads a conversation's clauses again at every turn.
+const clauseFacts = new Map<string, ClauseTopics>();
+
+/** The safety topic and the reserved topics of one canonical clause. */
+function clauseTopics(norm: string): ClauseTopics {
+  const known = clauseFacts.get(norm);
+  if (known !== undefined) return known;
+  const topics: Topic[] = [];
+  for (const p of POLICY_TOPIC_PATTERNS) {
+    const m = p.re.exec(norm);
+    if (p.topic === 'bereavement' && THING_DIED.test(norm)) continue;
+    if (m && !(p.negatable && isNegatedBefore(norm.slice(0, m.index)))) topics.push(p.topic);
+  }
+  const facts = { risk: safetyTopic(norm), topics };
+  if (clauseFacts.size >= 20_000) clauseFacts.clear();
+  clauseFacts.set(norm, facts);
+  return facts;
+}
+
+/** The clause before, when no full stop separates it from this one (a condition reaches only that far). */
+function sameSentence(text: string, prev: Clause | undefined, clause: Clause): string | undefined {
+  if (prev === undefined) return undefined;
+  return /[.!?;\n]/.test(text.slice(prev.start + prev.text.length, clause.start)) ? undefined : prev.norm;
+}
+
+/** The safety topic a text raises, if any: the first family that matches, figures of speech aside. */
+function safetyTopic(norm: string): 'self_harm' | 'danger' | 'medical' | null {
+  for (const family of SAFETY_FAMILIES) {
+    const m = family.re.exec(norm);
+    if (m && !(family.topic === 'medical' && (MEDICAL_HYPERBOLE.test(norm.slice(0, m.index)) || MEDICAL_HISTORY.test(norm))))
+      return family.topic;
+  }
+  return null;
 }
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -151,47 +143,14 @@ function asksForSomething(clause: Clause, policy: DeciderPolicy): boolean {
 }
 
 const stemsOf = (norm: string) => new Set(words(norm).filter(isIntentWord).map(stem));
-const GENERIC_STEMS = new Set(['order', 'account', 'wrong']);
 
-/** Two statements of the same intent: they share two words, or one specific word that is most of the shorter. */
-function sameIntent(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
-  const shared = [...a].filter((w) => b.has(w));
-  if (shared.length >= 2) return shared.length / Math.min(a.size, b.size) >= 0.5;
-  return shared.length === 1 && !GENERIC_STEMS.has(shared[0] ?? '') && Math.min(a.size, b.size) <= 2;
+/** What the agent's last question asked about. */
+interface Asked {
+  stems: ReadonlySet<string>;
+  intents: readonly string[];
+  vector: IntentVector;
 }
-
-function parseAmount(value: unknown): number | undefined {
-  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
-  if (typeof value !== 'string') return undefined;
-  const m = /^[^\d-]*(-?[\d,]*\.?\d+)/.exec(value.trim());
-  const n = m?.[1] === undefined ? NaN : Number(m[1].replace(/,/g, ''));
-  return Number.isFinite(n) ? n : undefined;
-}
-
-function toolSignals(item: ToolItem, index: number, policy: DeciderPolicy): Signal[] {
-  const evidence = `${item.name}: ${item.output.slice(0, 200)}`;
-  const at = { evidence, index, offset: 0 };
-  const out: Signal[] = [{ kind: 'tool_result', tool: item.name, ok: item.ok, ...at }];
-  if (policy.disabledTools.includes(item.name)) {
-    out.push({ kind: 'no_capability', cause: 'tool_disabled', ...at, evidence: `${item.name} is disabled by the policy` });
-  } else if (!item.ok) {
-    // A successful call's output is data ("account disabled"), so only failures are read this way.
-    const norm = normalizeText(item.output);
-    if (TOOL_UNAVAILABLE.test(norm) && !TRANSIENT.test(norm)) out.push({ kind: 'no_capability', cause: 'tool_unavailable', ...at });
-  }
-  const raw = item.arguments[policy.amountArgument];
-  const amount = parseAmount(raw);
-  if (amount !== undefined && (policy.writeTools.length === 0 || policy.writeTools.includes(item.name))) {
-    out.push({
-      kind: 'write_amount',
-      tool: item.name,
-      amount,
-      ...at,
-      evidence: `${item.name} ${policy.amountArgument}=${JSON.stringify(raw)}`,
-    });
-  }
-  return out;
-}
+const NOTHING_ASKED: Asked = { stems: new Set(), intents: [], vector: new Map() };
 
 /**
  * The default signal extractor: lexicons and patterns over the customer's words (clause by
@@ -200,10 +159,15 @@ function toolSignals(item: ToolItem, index: number, policy: DeciderPolicy): Sign
  */
 export function extractSignals(items: readonly TranscriptItem[], policy: DeciderPolicy): Signal[] {
   const signals: Signal[] = [];
-  const intents: Array<{ key: string; stems: ReadonlySet<string> }> = [];
+  const intents = createIntentLog();
+  // The agent's last turn failed to understand: the next turn likely says the same in other words.
+  let fallbackPending = false;
   let offerPending = false;
+  // The agent just stated the wait or offered its own help: the next reply may take that help.
+  let alternativePending = false;
+  let requestOpen = false;
   // What the agent just asked about: a reply that echoes the question answers it, it does not restate.
-  let asked: { stems: ReadonlySet<string>; intents: readonly string[] } = { stems: new Set(), intents: [] };
+  let asked: Asked = NOTHING_ASKED;
   items.forEach((item, index) => {
     if (item.role === 'tool') {
       signals.push(...toolSignals(item, index, policy));
@@ -211,36 +175,38 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
     }
     if (item.role !== 'customer') {
       if (item.role === 'agent') {
-        const norm = normalizeText(item.text);
+        const norm = canonicalize(normalizeText(item.text));
         offerPending = AGENT_OFFER.test(norm);
-        asked = norm.includes('?') ? { stems: stemsOf(norm), intents: capabilityIntents(norm, policy) } : { stems: new Set(), intents: [] };
+        alternativePending = AGENT_ALTERNATIVE.test(norm);
+        fallbackPending = AGENT_FALLBACK.test(norm);
+        // A fallback ("can you try asking in a different way?") asks about nothing in particular.
+        asked =
+          norm.includes('?') && !fallbackPending
+            ? { stems: stemsOf(norm), intents: capabilityIntents(norm, policy), vector: intentVector(norm) }
+            : NOTHING_ASKED;
       }
       return;
     }
     const found: Signal[] = [];
     const clauses = splitClauses(item.text);
-    const whole = normalizeText(item.text).trim();
-    if (offerPending) {
+    const whole = canonicalize(normalizeText(item.text)).trim();
+    // A withdrawal: an open request called off, or the agent's help taken after it offered it.
+    const withdrawn = requestOpen && (WITHDRAW.test(whole) || (alternativePending && TAKE_HELP.test(whole)));
+    if (withdrawn) found.push({ kind: 'human_declined', evidence: item.text.trim(), index, offset: 0 });
+    else if (offerPending) {
       if (ACCEPT.test(whole)) found.push({ kind: 'human_request', evidence: item.text.trim(), index, offset: 0 });
       else if (DECLINE.test(whole)) found.push({ kind: 'human_declined', evidence: item.text.trim(), index, offset: 0 });
-      offerPending = false;
     }
+    offerPending = false;
+    alternativePending = false;
     // Judged per message: one clause naming a capability ("refund W123, the duplicate one") covers
     // its neighbours, which are usually details of the same request.
     const inScope = capabilityIntents(whole, policy).length > 0;
     clauses.forEach((clause, k) => {
       const at = { evidence: clause.text, index, offset: clause.start };
-      for (const p of SAFETY_PATTERNS) {
-        const m = p.re.exec(clause.norm);
-        if (m && !(p.topic === 'medical' && MEDICAL_HYPERBOLE.test(clause.norm.slice(0, m.index)))) {
-          found.push({ kind: 'safety', topic: p.topic, ...at });
-        }
-      }
-      for (const p of POLICY_TOPIC_PATTERNS) {
-        const m = p.re.exec(clause.norm);
-        if (m && !(p.negatable && isNegatedBefore(clause.norm.slice(0, m.index))))
-          found.push({ kind: 'policy_topic', topic: p.topic, ...at });
-      }
+      const facts = clauseTopics(clause.norm);
+      if (facts.risk) found.push({ kind: 'safety', topic: facts.risk, ...at });
+      for (const topic of facts.topics) found.push({ kind: 'policy_topic', topic, ...at });
       const toldBefore = clauses.slice(Math.max(0, k - 2), k).some((c) => BEREAVED_SUBJECT.test(c.norm));
       if (
         toldBefore &&
@@ -248,13 +214,22 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
         !found.some((f) => f.kind === 'policy_topic' && f.index === index && f.offset === clause.start)
       )
         found.push({ kind: 'policy_topic', topic: 'bereavement', ...at });
-      const verdict = personRequest(clause.norm, clauses[k + 1]?.norm);
+      // "Escalate this as a formal complaint" asks for the complaints process, not for a person.
+      const asComplaint = COMPLAINT_ESCALATION.test(clause.norm);
+      const verdict = asComplaint
+        ? null
+        : personRequest(clause.norm, clauses[k + 1]?.norm, sameSentence(item.text, clauses[k - 1], clause));
       if (verdict === 'request') found.push({ kind: 'human_request', ...at });
       else if (verdict === 'declined') found.push({ kind: 'human_declined', ...at });
       // A clause already read as a request for (or refusal of) a person, or a topic, asks the agent for nothing.
       const judged = found.some((s) => s.index === index && s.offset === clause.start);
       if (!judged && !inScope && asksForSomething(clause, policy)) found.push({ kind: 'no_capability', cause: 'out_of_scope', ...at });
     });
+    // A warning sign split over two clauses ("I just want it all to stop. Permanently.") is read on the whole message.
+    if (clauses.length > 1 && !found.some((f) => f.kind === 'safety')) {
+      const risk = safetyTopic(whole.replace(/[.!?;:,\n]+/g, ' ').replace(/\s+/g, ' '));
+      if (risk) found.push({ kind: 'safety', topic: risk, evidence: item.text.trim(), index, offset: 0 });
+    }
     // A death mentioned about the customer's own account is not a bereavement case.
     if (OWN_MATTER.test(whole) && !THEIR_MATTER.test(whole)) {
       for (let i = found.length - 1; i >= 0; i--) {
@@ -262,7 +237,7 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
         if (f?.kind === 'policy_topic' && f.topic === 'bereavement' && f.index === index) found.splice(i, 1);
       }
     }
-    const upset = frustration(clauses, item.text);
+    const upset = frustration(clauses, item.text, whole);
     if (upset) found.push({ kind: 'frustration', evidence: upset.text, index, offset: upset.start });
     // A message that asks for a person, raises safety, or only says thanks restates no intent.
     const closing = GRATITUDE.test(whole) && !STILL_A_PROBLEM.test(whole);
@@ -274,13 +249,17 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
       } else {
         const stems = new Set([...stemsOf(whole)].filter((w) => !asked.stems.has(w)));
         if (stems.size > 0) {
-          const key = intents.find((prior) => sameIntent(prior.stems, stems))?.key ?? [...stems].sort().join(' ');
-          intents.push({ key, stems });
+          const key = intents.keyOf(whole, [...stems].sort().join(' '), { afterFallback: fallbackPending, asked: asked.vector });
           found.push({ kind: 'intent', intent: key, ...at });
         }
       }
     }
-    asked = { stems: new Set(), intents: [] };
+    asked = NOTHING_ASKED;
+    fallbackPending = false;
+    for (const f of found) {
+      if (f.kind === 'human_request') requestOpen = true;
+      else if (f.kind === 'human_declined' && !found.some((r) => r.kind === 'human_request' && r.offset >= f.offset)) requestOpen = false;
+    }
     signals.push(...found);
   });
   return signals;

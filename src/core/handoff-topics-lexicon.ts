@@ -11,38 +11,6 @@ const RELATION =
 // "passed" of a person, not of an exam or a car passing by.
 const PASSED = 'passed(?!\\s+(?:the|my|an?|his|her|our|their|your|its|through|by|out|it|me|us|him|them|on to|along|over)\\b)';
 
-/** A safety topic: the customer or someone with them may be in danger. Never negated: a human checks. */
-export interface SafetyPattern {
-  topic: 'self_harm' | 'danger' | 'medical';
-  re: RegExp;
-}
-
-/** Safety phrases. Checked before anything else, and a hit means the model is not called. */
-export const SAFETY_PATTERNS: readonly SafetyPattern[] = [
-  {
-    topic: 'self_harm',
-    re: re(
-      "\\b(?:kill(?:ing)? (?:myself|himself|herself|themselves|my ?self)|end(?:ing)? (?:my|his|her) (?:own )?life|end(?:ing)? it all|take (?:my|his|her) (?:own )?life|suicid\\w*|(?:want|wanna) (?:to )?die\\b|wish i (?:was|were) dead|better off dead|(?:don't|do not) want to (?:live|be alive|exist|be here anymore|wake up)|no (?:reason|point) (?:to|in) (?:live|living|going on)|not worth living|(?:hurt|harm|cut|cutting|hurting|harming) (?:myself|himself|herself)|self[\\s-]?harm\\w*|overdos\\w*|(?:jump|jumping) off (?:a|the) (?:bridge|building|roof))",
-    ),
-  },
-  {
-    topic: 'danger',
-    re: re(
-      `\\b(?:(?:i'm|i am|we're|we are|(?:he|she|they|my \\w+) (?:is|are)) in danger|(?:i|we)(?: am|'m| are|'re| feel)(?: really| very| just)? (?:not safe|unsafe)|(?:i|we) (?:don't|do not) feel safe|(?:feel|am|'m) threatened|threaten(?:ed|ing)? (?:me|us|to (?:hurt|kill|shoot|stab|beat))|threatened to (?:hurt|kill|attack|beat|stab|shoot)|(?:he|she|they|someone|somebody|${RELATION})\\s*(?:'d|'ll|would|will|is going to|'s going to|are going to|is gonna|'s gonna|wants to|is trying to|'s trying to|tried to)\\s+(?:hurt|kill|attack|beat|stab|shoot|strangle) (?:me|us|my|her|him|them)\\b|(?:i'll|i will|i'm going to|i am going to|i'm gonna) (?:hurt|kill|shoot|stab|attack|beat up) (?:you|someone|somebody|people|your|them|everyone)|being (?:abused|attacked|assaulted|followed|stalked|hit|beaten)|domestic (?:violence|abuse)|abusive (?:partner|husband|wife|boyfriend|girlfriend|relationship)|stalk(?:ing|er)|(?:trying to|is|are) break(?:ing)? in\\b|break(?:ing)? into (?:my|our) (?:house|home|flat|apartment|room|car)|broke into (?:my|our) (?:house|home|flat|apartment|room)|break[\\s-]?in at|intruder|gas leak|smell(?:s|ing)? gas|(?:house|home|building|car|flat|apartment|kitchen|room) (?:is )?on fire|there'?s a fire|carbon monoxide|(?:has|with|pulled) a (?:gun|knife|weapon)|bomb (?:threat|scare)|(?:planted|plant|set off) a bomb|hostage|kidnap\\w*|traffick(?:ed|ing))`,
-    ),
-  },
-  {
-    topic: 'medical',
-    re: re(
-      `\\b(?:heart attack|can'?t breathe|cannot breathe|can not breathe|(?:trouble|difficulty|struggling) breathing|(?:not|isn't|isnt|wasn't|stopped|no longer) breathing|(?:he|she|someone|somebody|${RELATION}) (?:has |just |suddenly )?collapsed|(?:took|taken|swallowed) (?:too many|a lot of|a bunch of|a whole bottle of|all (?:my|the|of my)) (?:pills|tablets|meds|medication|sleeping pills|painkillers)|chest pains?|(?:having|had|is having) a stroke|unconscious|unresponsive|passed out|fainted|seizures?|convuls\\w*|anaphyla\\w*|allergic reaction|bleeding (?:heavily|badly|a lot|out|profusely|everywhere)|(?:severe|heavy) bleeding|lots of blood|(?:call|need|send) (?:an |a )?ambulance|call (?:911|999|112)|dial (?:911|999|112)|medical emergency|need a doctor (?:now|urgently|right now)|is choking|choking on|going into labou?r|overdosed)`,
-    ),
-  },
-];
-
-/** "I nearly had a heart attack when I saw the bill": a figure of speech, not an emergency. */
-export const MEDICAL_HYPERBOLE =
-  /\b(?:nearly|almost|practically|gave me|give me|giving me|going to give me|gonna give me|could have had|about to have)\b(?:\s+\w+){0,2}\s*$/;
-
 /** A regulated topic. `negatable`: "I'm not going to sue" takes it back; a death is not taken back. */
 export interface TopicPattern {
   topic: 'complaint' | 'bereavement' | 'legal';
@@ -56,24 +24,28 @@ export const POLICY_TOPIC_PATTERNS: readonly TopicPattern[] = [
     topic: 'complaint',
     negatable: true,
     re: re(
-      "\\b(?:(?:file|filing|filed|lodge|lodging|lodged|make|making|made|raise|raising|raised|submit|submitting|submitted|register|registering|open|opening|log|logging|put in|putting in|start|starting|escalate|escalating|issue|take out)\\s+(?:a|an|my|the|this|another|one more)?\\s*(?:formal|official|written|proper|serious)?\\s*complaint|(?:formal|official|written)\\s+complaint|(?:want|wish|would like|'d like|need|going|gonna|intend|plan|planning|have)\\s+to\\s+complain\\b|complain(?:ing)?\\s+to\\s+(?:your|the)\\s+(?:manager|management|company|ceo|head office|regulator|ombudsman|authorities|bbb|ftc)|complaints?\\s+(?:department|procedure|process|team|form|line|policy|reference)|ombuds(?:man|person)|report(?:ing)?\\s+(?:you|this|your company|your business|it|them)\\s+to\\s+(?:the\\s+)?(?:bbb|better business bureau|ftc|cfpb|fca|fcc|regulator|authorities|consumer|trading standards|attorney general|dot|department of transportation)|better business bureau|trading standards)",
+      "\\b(?:(?:file|filing|filed|lodge|lodging|lodged|make|making|made|raise|raising|raised|submit|submitting|submitted|register|registering|open|opening|log|logging|put in|putting in|start|starting|escalate|escalating|issue|take out)\\s+(?:a|an|my|the|this|another|one more)?\\s*(?:formal|official|written|proper|serious)?\\s*complaint|(?:formal|official|written)\\s+complaint|(?:want|wish|would like|'d like|need|going|gonna|intend|plan|planning|have)\\s+to\\s+complain\\b|complain(?:ing)?\\s+to\\s+(?:your|the)\\s+(?:manager|management|company|ceo|head office|regulator|ombudsman|authorities|bbb|ftc)|complaints?\\s+(?:department|procedure|process|team|form|line|policy|reference)|ombuds(?:man|person)|report(?:ing)?\\s+(?:you|this|your company|your business|it|them)\\s+to\\s+(?:the\\s+)?(?:bbb|better business bureau|ftc|cfpb|fca|fcc|regulator|authorities|consumer|trading standards|attorney general|dot|department of transportation)|better business bureau|trading standards|grievances?|complain(?:t|ing)?\\s+(?:officially|formally|in writing)|(?:official|formal)(?:ly)?\\s+complain|(?:log|logging|register|registering|record|recording|escalat\\w*|treat|raise|submit|lodge|file|make|put|open|take)\\s+(?:this|it|that|my (?:issue|problem|case|concern))\\s+(?:down\\s+)?(?:as|in)\\s+(?:a|an|my)?\\s*(?:formal\\s+|official\\s+)?complaint|(?:reference|ref|case)\\s+(?:number\\s+|no\\s+|id\\s+)?(?:for|of|on)\\s+(?:my|the|this)\\s+complaint|complaint\\s+(?:reference|number|ref|case|id)|make\\s+(?:this|it)\\s+official|(?:dissatisfaction|complaint|grievance|objection)\\b[^.]{0,30}\\bon\\s+(?:the\\s+)?record|formal\\s+(?:objection|protest)|(?:how|where|who)\\s+(?:do|can|could|should)\\s+(?:i|we)\\s+complain|(?:on file|on record|down)\\s+as\\s+(?:a|an|my)\\s+(?:formal\\s+|official\\s+)?complaint|(?:writ(?:e|ing)|report\\w*|escalat\\w*|complain\\w*|go(?:ing)?|take\\s+(?:this|it))\\s+to\\s+the\\s+(?:regulator|ombudsman|fca|ofcom|ofgem|cfpb|ftc|bbb)|head office|(?:logged|recorded|registered|treated|filed|noted|lodged)\\s+(?:officially\\s+|formally\\s+)?as\\s+(?:a|an|my)\\s+(?:formal\\s+|official\\s+)?complaint)",
     ),
   },
   {
     topic: 'legal',
     negatable: true,
     re: re(
-      "\\b(?<!\\b(?:is|was|were|are|'s|as|be|being|became|become|like)\\s+(?:(?:a|an|the)\\s+)?)(?:lawyers?|attorneys?|solicitors?|barristers?)\\b(?!\\s+(?:friend|by (?:profession|trade))\\b)|\\b(?:legal counsel|my counsel|legal\\s+(?:action|team|counsel|department|advice|proceedings|route|steps|representation|recourse|matter|claim|case|remedy|remedies)|law\\s?suits?|litigation|litigate|class[\\s-]action|small[\\s-]claims|cease and desist|breach of contract|court (?:case|order|action|claim|proceedings|date|summons)|(?:in|to|into) court|suing|sued|sue(?=\\s+(?:you|u|your|y'all|this|the|them|him|her|everyone|everybody|for|over|if|unless)\\b)|(?:will|'ll|gonna|going to|to|could|can|should|might|would|'d)\\s+sue\\b)",
+      "\\b(?<!\\b(?:is|was|were|are|'s|'m|am|as|be|being|became|become|like)\\s+(?:(?:a|an|the)\\s+)?)(?:lawyers?|attorneys?|solicitors?|barristers?)\\b(?!\\s+(?:friend|myself|by (?:profession|trade))\\b|\\s+(?:handles|manages|looks after|takes care of|receives|collects|opens|pays|forwards)\\s+(?:my|our|the)\\s+(?:post|mail|bills?|paperwork|invoices?))|\\b(?:legal counsel|my counsel|legal\\s+(?:action|team|counsel|department|advice|proceedings|route|steps|representation|representative|rep|recourse|matter|claim|case|remedy|remedies)(?!\\s+(?:at|of|in|from)\\s+(?:my|our)\\s+(?:company|firm|work|employer|office|business)|\\s+(?:needs|requires|wants|asked for)\\b)|(?:seek|seeking|claim|claiming|sue for|suing for|pursue|pursuing)\\s+(?:compensation\\s+(?:and|or)\\s+)?damages|through the courts?|(?:issue|issuing|file|filing|start|starting|commence|commencing|begin|beginning|initiate|initiating|bring|bringing|take|taking)\\s+(?:legal\\s+|court\\s+)?proceedings|notice of (?:legal\\s+)?proceedings|proceedings against|instructed (?:counsel|a solicitor|a lawyer|lawyers|solicitors)|retained (?:a\\s+)?(?:lawyer|solicitor|attorney|counsel)|letter before (?:action|claim)|pre-action|tribunal|arbitration|(?:take|taking|pursue|pursuing|go|going|proceed|proceeding)\\b[^.?!]{0,20}\\blegally\\b|county court|served (?:with )?(?:legal |court )?papers|serve (?:you|your company) (?:with )?papers|(?:file|filing|issue|issuing|lodge|lodging|make|bring|bringing)\\s+(?:a\\s+)?claim against|law\\s?suits?|litigation|litigate|class[\\s-]action|small[\\s-]claims|cease and desist|breach of contract|court (?:case|order|action|claim|proceedings|date|summons)(?![^.]{0,40}\\bjury\\b)|(?:in|to|into) court|suing|sued|sue(?=\\s+(?:you|u|your|y'all|this|the|them|him|her|everyone|everybody|for|over|if|unless)\\b)|(?:will|'ll|gonna|going to|to|could|can|should|might|would|'d)\\s+sue\\b)",
     ),
   },
   {
     topic: 'bereavement',
     negatable: false,
     re: re(
-      `\\b(?:pass(?:ed|ing)\\s+away|(?:has|have|had|just|recently|sadly|suddenly)\\s+${PASSED}|${RELATION}(?:\\s+\\w+){0,3}?\\s+(?:died|${PASSED}|is dead|was killed|got killed|has died|is deceased)|(?:he|she)\\s+(?:just\\s+|recently\\s+|suddenly\\s+|sadly\\s+)?(?:died|passed away)|(?:death|funeral|burial|cremation)\\s+of\\s+(?:my|our|his|her|their)\\b|(?:loss|passing)\\s+of\\s+(?:my|our|his|her|their)\\s+${RELATION}|lost\\s+(?:my|our)\\s+(?:dear\\s+|beloved\\s+)?${RELATION}\\b(?!['\\w])|my\\s+late\\s+${RELATION}|bereave\\w*|funeral|deceased|death certificate|condolence\\w*|probate|widow(?:ed|er)?|no longer with us|death in (?:the|my|our) family|(?:executor|estate) of)`,
+      `\\b(?:pass(?:ed|ing)\\s+away|(?:has|have|had|just|recently|sadly|suddenly)\\s+${PASSED}|${RELATION}(?:\\s+\\w+){0,3}?\\s+(?:died|${PASSED}|is dead|was killed|got killed|has died|is deceased)|(?:he|she)\\s+(?:just\\s+|recently\\s+|suddenly\\s+|sadly\\s+)?(?:died|passed away)|(?:death|funeral|burial|cremation)\\s+of\\s+(?:my|our|his|her|their)\\s+(?:late\\s+|dear\\s+|beloved\\s+)?(?:${RELATION}|account holder)|executrix|\\w+'s estate|(?:account ?holder|policy ?holder|he|she|they)\\s+(?:has\\s+|have\\s+|had\\s+)?(?:just\\s+|recently\\s+|sadly\\s+|suddenly\\s+)?(?:died|passed away|passed on)|report(?:ing)?\\s+(?:a|the)\\s+death|(?:loss|passing)\\s+of\\s+(?:my|our|his|her|their)\\s+${RELATION}|lost\\s+(?:my|our)\\s+(?:dear\\s+|beloved\\s+)?${RELATION}\\b(?!['\\w])|my\\s+late\\s+${RELATION}|bereave\\w*|funeral|deceased|death certificate|condolence\\w*|probate|widow(?:ed|er)?|no longer with us|death in (?:the|my|our) family|(?:executor|estate) of)`,
     ),
   },
 ];
+
+/** A thing, not a person, that "died" or "passed away": "my phone passed away lol". */
+export const THING_DIED =
+  /\bmy (?:phone|mobile|laptop|car|battery|tv|telly|computer|pc|printer|router|modem|tablet|ipad|console|fridge|freezer|boiler|washing machine|plant|plants|goldfish|headphones|charger|sim|card)\b(?:\s+\w+){0,2}\s+(?:just\s+|has\s+|finally\s+)?(?:passed away|died|is dead)/;
 
 /**
  * The customer's own matter: "my mother passed away and I'm cutting costs: cancel my own
@@ -122,7 +94,7 @@ export const TOOL_UNAVAILABLE =
   /\b(?:disabled|not supported|unsupported|not available|unavailable|not enabled|not implemented|not permitted|not allowed|no such (?:tool|function|operation)|unknown (?:tool|function|operation)|tool not found|turned off|switched off|deactivated|out of scope|not authori[sz]ed to)\b/;
 /** Words that make an "unavailable" output a transient failure: it may work on the next try. */
 export const TRANSIENT =
-  /\b(?:temporar\w*|try again|retry|retrying|later|timeout|timed out|time out|rate[\s-]?limit\w*|50[234]|overloaded|busy|service unavailable|maintenance)\b/;
+  /\b(?:temporar\w*|try again|retry|retrying|later|timeout|timed out|time out|rate[\s-]?limit\w*|50[234]|overloaded|busy|service unavailable|maintenance|database|connection|network|upstream|gateway|server|econn\w+|tls|handshake|dns|socket|unreachable|down)\b/;
 
 /** Clauses that ask the agent to do something: checked against the capabilities. */
 export const REQUEST_FRAME =
@@ -162,6 +134,17 @@ export const isRequestWord = (w: string): boolean => !STOPWORDS.has(w) && w.leng
 
 /** A crude stem, enough to make "refunds", "refunded" and "refunding" one word. */
 export function stem(word: string): string {
+  const known = stems.get(word);
+  if (known !== undefined) return known;
+  const out = stemAfresh(word);
+  if (stems.size >= 20_000) stems.clear();
+  stems.set(word, out);
+  return out;
+}
+
+const stems = new Map<string, string>();
+
+function stemAfresh(word: string): string {
   let w = word.replace(/'s$/, '');
   for (const suffix of ['ations', 'ation', 'ings', 'ing', 'ies', 'ed', 'es', 's', 'ly']) {
     if (w.endsWith(suffix) && w.length - suffix.length >= 3) {

@@ -3,7 +3,7 @@
  * against the manifest, the database parsed and frozen once, tools at byte parity, episodes with
  * copy-on-write databases, and the tasks of one task version.
  */
-import { DeciderPolicySchema } from '../../core/index.js';
+import { TAU2_HUMAN_QUEUE_ID, tau2DeciderPolicy } from '../decider-policies.js';
 import type { Domain, DomainTask, DomainToolInfo } from '../domain.js';
 import { criteriaOf } from '../domain.js';
 import type { DomainTool } from '../domain-tool.js';
@@ -19,7 +19,7 @@ import { loadTau2Tasks, type Tau2Task, type Tau2TaskVersion } from './tau2-tasks
 export const TAU2_TRANSFER_TOOL = 'transfer_to_human_agents';
 
 /** The human queue tau2-bench's transfer goes to (upstream has one, unnamed). */
-const TAU2_QUEUE = { id: 'queue_human_agents', description: 'Human agents (tau2-bench has a single, unnamed team).', skills: [] };
+const TAU2_QUEUE = { id: TAU2_HUMAN_QUEUE_ID, description: 'Human agents (tau2-bench has a single, unnamed team).', skills: [] };
 
 function toolInfos<Db>(toolset: Toolset<Db>, schemas: Readonly<Record<string, DomainToolInfo['schema']>>): DomainToolInfo[] {
   return [...toolset.tools.values()].map((tool: DomainTool<Db>) => {
@@ -76,10 +76,7 @@ function buildDomain<Db extends object>(
       identityTools: name === 'airline' ? ['get_user_details'] : ['find_user_id_by_email', 'find_user_id_by_name_zip'],
     },
     // One team takes every hand-off; tau2-bench's policies state no amount limit.
-    deciderPolicy: DeciderPolicySchema.parse({
-      defaultTarget: TAU2_QUEUE.id,
-      writeTools: tools.filter((t) => t.kind === 'write').map((t) => t.name),
-    }),
+    deciderPolicy: tau2DeciderPolicy(toolset),
     initialDb,
     newEpisode: () => createEpisode(initialDb, toolset, hash),
     isWrite: (tool) => toolset.tools.get(tool)?.kind === 'write',

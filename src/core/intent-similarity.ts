@@ -1,0 +1,216 @@
+/**
+ * Whether two customer turns state the same request in other words, for loop detection. Each
+ * turn becomes a weighted bag of concepts: content words, stemmed, with synonyms folded into
+ * one concept ("refund", "money back", "reimbursement" → refund), and every concept weighted by
+ * how specific it is (an inverse-document-frequency weight fixed from the concept lists, since a
+ * conversation is too short to estimate one). Two turns are one intent when the cosine of their
+ * bags reaches a threshold, lower right after the agent failed to understand, or when the
+ * customer marks the turn as a restatement ("to clarify", "what I mean is", "let me try again").
+ */
+import { isIntentWord, stem } from './handoff-topics-lexicon.js';
+import { words } from './handoff-lexicon.js';
+import { withinOneEdit } from './text-canon.js';
+
+/** Synonyms folded into one concept. Multi-word entries are matched on the canonical text first. */
+const CONCEPTS: Readonly<Record<string, readonly string[]>> = {
+  refund: [
+    'refund',
+    'reimburse',
+    'reimbursement',
+    'money back',
+    'repay',
+    'repayment',
+    'return the money',
+    'money',
+    'credit back',
+    'chargeback',
+  ],
+  cancel: [
+    'cancel',
+    'cancellation',
+    'terminate',
+    'termination',
+    'end',
+    'stop',
+    'close',
+    'quit',
+    'unsubscribe',
+    'get out of',
+    'leave',
+    'no longer want',
+  ],
+  subscription: ['subscription', 'plan', 'membership', 'contract', 'service', 'tier', 'package deal'],
+  delivery: [
+    'parcel',
+    'package',
+    'delivery',
+    'deliver',
+    'shipment',
+    'ship',
+    'arrive',
+    'arrival',
+    'courier',
+    'tracking',
+    'show up',
+    'came',
+    'come',
+  ],
+  charge: [
+    'charge',
+    'payment',
+    'paid',
+    'pay',
+    'debit',
+    'billed',
+    'taken',
+    'took',
+    'fee',
+    'amount',
+    'transaction',
+    'duplicate',
+    'twice',
+    'two times',
+    'identical',
+    'same amount',
+  ],
+  bill: ['bill', 'invoice', 'statement', 'receipt', 'billing'],
+  high: [
+    'high',
+    'higher',
+    'more',
+    'expensive',
+    'increase',
+    'went up',
+    'gone up',
+    'large',
+    'overcharge',
+    'overcharged',
+    'too much',
+    'usual',
+    'extra',
+    'price',
+  ],
+  email: ['email', 'e-mail', 'mail', 'login email', 'contact email'],
+  change: ['change', 'update', 'replace', 'switch', 'swap', 'move', 'modify', 'edit', 'new', 'different', 'put'],
+  card: ['card', 'payment method', 'card details', 'expired'],
+  login: ['login', 'log in', 'sign in', 'password', 'access', 'locked', 'locked out', 'rejecting'],
+  booking: ['flight', 'booking', 'reservation', 'rebook', 'departure', 'date', 'day', 'trip', 'ticket', 'later', 'earlier', 'weekend'],
+  cheaper: ['cheaper', 'lower', 'basic', 'downgrade', 'cheapest', 'smaller'],
+  company: ['company', 'business', 'ltd', 'vat', 'tax', 'name', 'firm'],
+  status: ['status', 'where', 'yet', 'received', 'receive', 'sent', 'gone through', 'happening', 'progress', 'still'],
+  explain: ['explain', 'reason', 'why', 'what for', 'recognise', 'recognize', 'unknown', 'mystery'],
+};
+/** Concepts that say little about what is asked: half weight. */
+const GENERIC = new Set(['change', 'status', 'explain', 'high']);
+// Words that carry feeling or discourse, not a request.
+const NOISE = new Set(
+  "mad driving pathetic absolutely reading write writing kidding listening third second time clarify clear mean try rephrase hmm sorry maybe wasn wasn't seriously infuriating joke unreal typical honestly already asked said told".split(
+    ' ',
+  ),
+);
+
+// Nearly every request names its order or account: they tell little apart.
+const WEAK_WORDS = new Set(['order', 'account', 'wrong']);
+
+// Each phrase with its first word, which must occur in the text before the phrase is looked for.
+const phraseConcepts: Array<[RegExp, string, string]> = [];
+const wordConcept = new Map<string, string>();
+for (const [concept, entries] of Object.entries(CONCEPTS)) {
+  for (const entry of entries) {
+    if (entry.includes(' ') || entry.includes('-'))
+      phraseConcepts.push([new RegExp(`\\b${entry}\\b`, 'g'), concept, entry.split(/[ -]/)[0]!]);
+    else wordConcept.set(stem(entry), concept);
+  }
+}
+
+const conceptWords = [...wordConcept.keys()].filter((w) => w.length >= 4);
+/** The concept of a slip of one of its words ("fligth", "bookibg"): same first letter, one edit. */
+function conceptOfSlip(s: string): string | undefined {
+  if (s.length < 4) return undefined;
+  const hit = conceptWords.find((w) => w[0] === s[0] && withinOneEdit(w, s));
+  return hit === undefined ? undefined : wordConcept.get(hit);
+}
+
+/** A turn as weighted concepts. */
+export type IntentVector = ReadonlyMap<string, number>;
+
+/** The concepts of a canonical text, each with its weight. */
+export function intentVector(norm: string): IntentVector {
+  const vector = new Map<string, number>();
+  const add = (concept: string, weight: number) => vector.set(concept, Math.max(vector.get(concept) ?? 0, weight));
+  let rest = norm;
+  for (const [re, concept, first] of phraseConcepts) {
+    if (!rest.includes(first)) continue;
+    rest = rest.replace(re, () => {
+      add(concept, GENERIC.has(concept) ? 0.5 : 1);
+      return ' ';
+    });
+  }
+  for (const w of words(rest)) {
+    if (NOISE.has(w) || !isIntentWord(w) || /\d/.test(w)) continue;
+    const s = stem(w);
+    const concept = wordConcept.get(s) ?? conceptOfSlip(s);
+    if (concept) add(concept, GENERIC.has(concept) ? 0.5 : 1);
+    else add(`w:${s}`, WEAK_WORDS.has(s) ? 0.3 : 1);
+  }
+  return vector;
+}
+
+/** The cosine of two intent vectors, 0 when either is empty. */
+export function intentSimilarity(a: IntentVector, b: IntentVector): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (const [k, v] of a) {
+    na += v * v;
+    // A content word matches its slip in the other turn ("flight", "fligth"), as key words do.
+    const u =
+      b.get(k) ?? (k.length >= 7 && k.startsWith('w:') ? [...b].find(([j]) => j.startsWith('w:') && withinOneEdit(j, k))?.[1] : undefined);
+    if (u !== undefined) dot += v * u;
+  }
+  for (const v of b.values()) nb += v * v;
+  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
+}
+
+/** Turns the customer marks as saying the same again: "to clarify", "let me try again", "for the third time". */
+export const RESTATEMENT =
+  /^(?:(?:hmm+|ok|okay|sorry|so|well|look|again|no|right|um+|erm)\b[\s,.!:]*)*(?:to clarify|let me (?:try again|rephrase|put it (?:another|differently)|say (?:it|that) again|explain again)|just to be clear|what i mean is|(?:sorry,? )?maybe i wasn't clear|i wasn't clear|in other words|i'll say it again|again\b|as i said|like i said|i(?:'ve| have)? already (?:said|told you|asked)|for the (?:second|third|fourth|fifth|\d+(?:st|nd|rd|th)) time|once more|one more time|i repeat|i'm asking again|i asked|i'm still asking)/;
+
+/** An agent turn that did not understand or did not answer: a fallback, a help link, a generic prompt. */
+export const AGENT_FALLBACK =
+  /\b(?:not (?:sure|able to) (?:i )?understand|(?:didn't|did not|don't|do not) (?:quite )?(?:understand|catch|get) (?:that|you|what)|(?:can|could) you (?:try asking|rephrase|say that again|provide more details|tell me (?:a bit |a little )?more|give me more details)|anything else you can share|try asking in a different way|not able to find that|something went wrong|what was your question|how can i help(?: you)?(?: with your account)?(?: today)?|which of these is it about|help article|manage your account from|i can help with [a-z, ]+ and [a-z]+\b(?=\.|\s*which)|could you (?:please )?clarify)\b/;
+
+/** The threshold for one intent: lower after an agent fallback, where a restatement in other words is expected. */
+export const SAME_INTENT = 0.5;
+export const SAME_INTENT_AFTER_FALLBACK = 0.25;
+
+/**
+ * The intents a conversation has stated so far, each turn keyed to the earlier intent it
+ * restates (a restatement marker links to the latest; otherwise the most similar above the
+ * threshold), or to a new key of its own.
+ */
+export function createIntentLog(): {
+  keyOf(norm: string, fallbackKey: string, options: { afterFallback: boolean; asked: IntentVector }): string;
+} {
+  const prior: Array<{ key: string; vector: IntentVector }> = [];
+  return {
+    keyOf(norm, fallbackKey, { afterFallback, asked }) {
+      // What the agent just asked about is an answer when echoed, not a restatement.
+      const vector = new Map([...intentVector(norm)].filter(([k]) => !asked.has(k)));
+      let key: string | undefined;
+      const latest = prior[prior.length - 1];
+      if (latest && RESTATEMENT.test(norm)) key = latest.key;
+      else if (vector.size > 0) {
+        const threshold = afterFallback ? SAME_INTENT_AFTER_FALLBACK : SAME_INTENT;
+        let best = 0;
+        for (const p of prior) {
+          const s = intentSimilarity(p.vector, vector);
+          if (s >= threshold && s > best) [best, key] = [s, p.key];
+        }
+      }
+      key ??= fallbackKey;
+      prior.push({ key, vector });
+      return key;
+    },
+  };
+}

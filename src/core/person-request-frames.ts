@@ -1,0 +1,260 @@
+/**
+ * More ways of asking for a person, beyond the frames of `handoff-lexicon.ts`: questions about
+ * whether anyone is there, a person asked to reply, look or call back, requests in a second
+ * language or in learner's grammar, bare nouns, and getting past the bot. Also the scope rule
+ * for hypotheticals ("if this doesn't work I might want a person"). Patterns run on canonical
+ * clauses (`canonicalize`), and every frame still goes through the negation and reported-speech
+ * checks of `handoff-signals.ts`.
+ */
+import type { RequestFrame } from './handoff-lexicon.js';
+
+const alt = (...parts: string[]) => `(?:${parts.join('|')})`;
+const frame = (name: string, source: string): RequestFrame => ({ name, re: new RegExp(source, 'g'), lead: false });
+
+const QUAL = alt('real', 'actual', 'live', 'human', 'living', 'proper', 'competent', 'breathing', 'genuine', 'flesh and blood');
+/** Nouns for a person, wider than the main lexicon's (learners write "a people", "a worker", "real man"). */
+const WHO = alt(
+  'humans?',
+  'human beings?',
+  'persons?',
+  'people',
+  'employees?',
+  'workers?',
+  'staff(?: members?)?',
+  'members? of (?:your |the )?(?:staff|team)',
+  'agents?',
+  'reps?',
+  'representatives?',
+  'operators?',
+  'advis[oe]rs?',
+  'specialists?',
+  'supervisors?',
+  'managers?',
+  'colleagues?',
+  `${QUAL} (?:man|woman|guy|lady|one|ones|someone|somebody)`,
+);
+const DET = `(?:(?:a|an|the|that|this|your|some|any|one of (?:your|the)|another|other)\\s+)?`;
+const NP = `${DET}(?:${QUAL}\\s+){0,2}${WHO}\\b`;
+const TEAM = alt(
+  `(?:some|any)(?:one|body) (?:real|else|human|from (?:your|the) (?:team|side|end|company|office)|at your end|on your (?:side|end)|there)`,
+  `(?:some|any)(?:one|body) (?:who|that) [^.?!]{1,40}?`,
+  'one of (?:your|the) (?:team|staff|people|colleagues|agents)',
+  '(?:your|the) (?:team|staff|people|support team)',
+  NP,
+);
+const ACT = alt(
+  'reply',
+  'respond',
+  'answer',
+  'help',
+  'look(?: into)?',
+  'take a look',
+  'have a (?:quick )?look',
+  'take over',
+  'step in',
+  'get back to me',
+  'call me',
+  'phone me',
+  'ring me',
+  'contact me',
+  'email me',
+  'give me a (?:ring|call|bell|buzz)',
+  'handle',
+  'deal with',
+  'sort',
+  'check',
+  'review',
+  'decide',
+  'read',
+  'see',
+  'assist',
+  'fix',
+  'do (?:this|it|that)',
+);
+
+/** The extra frames, each a request for a person whatever the lead. */
+export const EXTRA_REQUEST_FRAMES: readonly RequestFrame[] = [
+  // "is anybody there?", "anyone at your end reading this?", "is there a real someone behind this chat?"
+  frame(
+    'anyone_there',
+    `(?:^|\\b(?:is|are)\\s+(?:there\\s+)?)(?:(?:a|an|any|some)\\s+)?(?:${QUAL}\\s+)?(?:any(?:one|body)|some(?:one|body)|person|people|humans?)\\s+(?:(?:actually|even|still|real|else)\\s+)*(?:there|here|around|alive|awake|at (?:your|the other) end|on the other end|behind (?:this|the) (?:chat|screen|bot)|out there|reading(?: this)?|listening|working (?:there|today))\\b`,
+  ),
+  // "do real humans work there", "does a human ever read these", "will a person ever see this"
+  frame(
+    'does_anyone_read',
+    `\\b(?:do|does|will|would|is|are|can)\\s+(?:${NP}|any(?:one|body)|some(?:one|body))\\s+(?:(?:ever|actually|even|really|going to|gonna)\\s+)*(?:work (?:there|here|at)|read|see|look at|answer|reply|respond|check|get to see)\\b`,
+  ),
+  // "can someone who can make decisions take a look", "could one of your team give me a ring", "can a person phone me"
+  frame(
+    'someone_act',
+    `\\b(?:can|could|would|will|may|might|please)\\s+(?:${TEAM})\\s+(?:(?:please|just|quickly|actually|maybe|possibly|kindly)\\s+)*(?:${ACT})\\b`,
+  ),
+  frame('looked_at_by', `\\b(?:looked at|handled|reviewed|checked|seen|dealt with|read|answered)\\s+by\\s+${NP}`),
+  frame(
+    'second_opinion',
+    `\\b(?:opinion|answer|help|advice|word|someone)\\s+from\\s+(?:an?\\s+)?(?:${QUAL})\\s+(?:person|human|employee|staff member|member of staff|agent|representative)`,
+  ),
+  frame(
+    'can_i_have',
+    `\\b(?:can|could|may) (?:i|we) (?:please )?(?:have|get|see|speak to|talk to|go to)\\s+(?:${NP}|(?:a|an) (?:${QUAL}) one)`,
+  ),
+  frame(
+    'where_are_people',
+    `\\bwhere (?:are|is) (?:the|your|all the|all your|any) (?:${QUAL} )?(?:people|humans|staff|agents|employees|persons|person|human)\\b`,
+  ),
+  frame('send_in', `\\b(?:send|bring|get|put|fetch)\\s+(?:in|on|over|through)\\s+${NP}`),
+  frame(
+    'someone_real',
+    `\\b(?:get|give|find|send|bring|fetch)?\\s*(?:me\\s+|us\\s+)?(?:some|any)(?:one|body) (?:real|human|alive|competent|qualified|in charge)\\b(?! (?:good|nice|quick|fast|soon|well|quickly)\\b)(?!(?:\\s+\\w+)?\\s+(?:told|said|says|mentioned|recommended|suggested)\\b)`,
+  ),
+  frame(
+    'who_is_the_person',
+    `\\bwho(?:'s| is) (?:the |a )?(?:person|human|one|manager|supervisor|someone)\\b[^.?!]{0,30}\\b(?:talk|speak|in charge|responsible)`,
+  ),
+  frame('what_to_get', `\\b(?:what|how)\\b[^.?!]{0,30}\\bto (?:get|reach) (?:to |through to )?${NP}`),
+  frame(
+    'connect_to',
+    `\\b(?:connect|transfer|put|pass|route|switch|escalate|forward)\\s+(?:me\\s+|us\\s+)?(?:through\\s+|over\\s+)?to\\s+${NP}(?!\\s+(?:portal|app|site|number|wifi|network|server|login|account|page))`,
+  ),
+  frame(
+    'line_with_people',
+    `\\b(?:phone|number|line|helpline|hotline)\\b[^.?!]{0,20}\\b(?:with|to reach|to talk to|to speak to|for) (?:a |real |actual |live )?(?:people|humans?|persons?|staff|someone|somebody|an? agent)\\b`,
+  ),
+  frame(
+    'book_a_call',
+    `\\b(?:book|schedule|arrange|set up|request|have|get) (?:a |an )?(?:call|phone call|chat|meeting|appointment) with (?:${TEAM})`,
+  ),
+  frame(
+    'possible_for_someone',
+    `\\b(?:possible|able|a way|any way|chance) for (?:some|any)(?:one|body)(?: \\w+)? to (?:look|help|check|review|handle|deal|call|contact|take|speak|talk)`,
+  ),
+  frame(
+    'check_with_someone',
+    `\\b(?:check|speak|confer|consult) with (?:some|any)(?:one|body) (?:in|from|at|on) (?:the|your) (?:office|team|department|billing|back office|side)`,
+  ),
+  frame('queue_for_person', `\\b(?:put|add|place|get) me (?:in|into|on|onto) (?:the |a |your )?(?:queue|line|waiting list)\\b`),
+  frame('hand_it_over', `\\bhand (?:it|this|me|the case) over\\b`),
+  frame('a_real_one', `\\b(?:like|want|need|prefer) (?:a|an) (?:${QUAL}) one\\b`),
+  frame(
+    'done_with_bot',
+    `\\b(?:done|finished|tired|sick|fed up|through) (?:of |with )?(?:talking|chatting|speaking|dealing) (?:to|with) (?:a |an |the |this |your )?(?:bot|robot|machine|computer|ai|program|chat ?bot|automated \\w+)`,
+  ),
+  frame(
+    'surely_a_person',
+    `\\b(?:surely|maybe|perhaps|i bet|i'm sure) (?:a|an|some|one of your) (?:${QUAL} )?(?:human|person|agent|staff member|member of staff|colleague|representative) (?:can|could|would|will)\\b`,
+  ),
+  frame(
+    'better_talking',
+    `\\b(?:better|prefer|rather|happier|comfortable|insist on|keen on|like|love|interested in|appreciate)\\s+(?:\\w+\\s+){0,2}(?:talking|speaking|chatting|dealing) (?:to|with) ${NP}`,
+  ),
+  frame(
+    'next_tier',
+    `\\b(?:escalat\\w*|transfer|pass|send|put|move)\\b[^.?!]{0,15}\\b(?:to |up to )?(?:tier|level|line) ?(?:2|3|two|three)\\b|\\bsecond[- ]line support\\b|\\bup the (?:chain|ladder)\\b`,
+  ),
+  frame(
+    'give_me_someone',
+    `\\b(?:get|give|find|fetch|bring|send) me (?:some|any)(?:one|body)(?:\\s+(?:please|now|else|real|senior))*\\s*$`,
+  ),
+  frame(
+    'out_of_the_bot',
+    `\\bget me (?:out of|off|away from|past) (?:this|the|your) (?:bot|chat ?bot|machine|robot|automated \\w+|ai|system)`,
+  ),
+  frame(
+    'refuse_the_bot',
+    `\\brefuse to (?:talk|speak|chat|deal) (?:to|with) (?:a |an |the |this |your )?(?:bot|robot|machine|computer|ai|chat ?bot|program|automated \\w+)`,
+  ),
+  frame('who_can_i', `\\bwho (?:else )?(?:can|could|should|do|shall) (?:i|we) (?:speak|talk|chat|go) (?:to|with)\\b`),
+  frame(
+    'past_the_bot',
+    `\\bget (?:past|around|beyond|through|by) (?:the|this|your) (?:bot|robot|ai|machine|chat ?bot|automated \\w+|system|menu)`,
+  ),
+  frame(
+    'a_person_i_can',
+    `\\b(?:there's|there is|is there|any) (?:a |an |any |some )?(?:${QUAL} )?(?:person|human|someone|somebody|anyone|anybody|people) (?:i|we) (?:can|could) (?:talk|speak|explain|chat|go|turn|reach|ask)`,
+  ),
+  frame(
+    'needs_a_person',
+    `\\b(?:this|it|that)(?: one| issue| case| problem| matter)? (?:needs|requires|calls for|deserves) (?:a |an |some )?(?:${QUAL} )?(?:person|human|people|manager|supervisor|agent|specialist|human touch|human being)\\b`,
+  ),
+  // "i want the speak with a worker", "is possible to speak with a people": a talk verb and a person, lead or not.
+  frame('talk_with', `\\b(?:speak|talk|chat|discuss(?: this| it)?)\\s+(?:with|to)\\s+${NP}`),
+  frame('real_one', `\\b(?:get|give|find|send|bring)\\s+me\\s+(?:a|an|some)\\s+(?:${QUAL})\\s+(?:one|person|human|people)\\b`),
+  frame(
+    'call_back',
+    `\\b(?:call|ring|phone)\\s+(?:me|us)\\s+back\\b|\\b(?:arrange|book|schedule|request|get|want|need|like|'d like|demand|expect|insist on|can i have|can i get)\\s+(?:a |an )?call ?back\\b|\\bcall ?back (?:from|with|by)\\b`,
+  ),
+  // A second language: "voglio parlare con un operatore", "bitte einen echten Menschen", "quiero hablar con una persona".
+  frame(
+    'other_language',
+    `(?:${alt(
+      'hablar con (?:un|una|el|la|algun|alguna|algún)?\\s*(?:persona|humano|agente|asesor|operador|representante|encargado|supervisor|gerente)',
+      '(?:una persona|un humano|un agente|un asesor) (?:real|de verdad|por favor)',
+      "parler (?:à|a|avec) (?:un|une|quelqu'un|le|la|l')\\s*(?:vrai|vraie)?\\s*(?:humain|personne|conseill\\w+|agent|op[ée]rateur|responsable|r[ée]el)?",
+      '(?:un|une) (?:vrai |vraie )?(?:humain|conseill\\w+|être humain)',
+      "parlare con (?:un|una|un'|qualcuno)\\s*(?:operatore|persona|umano|essere umano|addetto|responsabile)?",
+      'falar com (?:um|uma|o|a|alguém|alguem)\\s*(?:atendente|pessoa|humano|agente|operador|gerente)?',
+      '(?:mit )?(?:einen?|einem) (?:echten |richtigen |menschlichen )?(?:menschen|mitarbeiter\\w*|berater\\w*|person|sachbearbeiter\\w*)',
+      '(?:insaan|insan|aadmi|vyakti|agent|representative) se baat',
+      '(?:spreken|praten) met (?:een|iemand)(?: medewerker| mens| persoon)?',
+    )})`,
+  ),
+];
+
+/**
+ * A clause that is nothing but a person asked for, in words the main lexicon's bare request
+ * lacks: "humans only", "human support", "callback please", "someone real", "someone with a brain".
+ */
+export const EXTRA_BARE_REQUEST = new RegExp(
+  `^(?:(?:hi|hello|hey|ok|so|just|please|then|now|a|an|some|any|your)\\s+)*(?:(?:${QUAL})\\s+)*${alt(
+    'humans?',
+    'persons?',
+    'people',
+    'human (?:support|help|assistance|agent|contact|chat|please)',
+    'live (?:support|help|chat|person|human)',
+    'call ?back',
+    'transfer',
+    'escalat(?:e|ion)',
+    '(?:the |your )?customer (?:service|services|support|care)(?: (?:team|department|desk))?',
+    '(?:the |your )?(?:billing|support|complaints|accounts) (?:team|department|dept|desk)',
+    `(?:some|any)(?:one|body)(?: (?:real|else|human|competent|who \\w+(?: \\w+){0,5}|that \\w+(?: \\w+){0,5}|with (?:a brain|a pulse|authority|power|sense)|from (?:your|the) (?:team|staff|office)|senior|higher up|in charge|qualified))?`,
+    `${QUAL} (?:man|woman|person|people|human|humans|someone|somebody)`,
+  )}(?:\\s+(?:please|now|only|asap|immediately|right now|right away|thanks|thank you|thanks in advance|in advance|thx|ta|cheers|already|then|again|pretty please))*$`,
+);
+
+// A request inside a condition or put off for later is not made now.
+const CONDITION =
+  /^(?:(?:and|so|but|ok|okay|well|then|though|look|anyway|honestly|basically)\s+)*(?:if|should (?:i|we|it|this|that|you|things|the|my|your|there|they|he|she)|in case|unless|suppose|supposing|assuming|whenever|maybe later|later on|at some point|eventually|perhaps later)\b/;
+
+/** Whether a clause is a condition ("if it comes to that", "suppose it's not a duplicate"): the next clause may depend on it. */
+export const isCondition = (norm: string): boolean => CONDITION.test(norm) && !POLITE_OPENER.test(norm);
+
+// "If I may add something, I'd like to speak to a human": a formula of politeness, not a condition.
+const POLITE_OPENER =
+  /^(?:(?:and|so|but|ok|okay|well)\s+)*if (?:i may|i might|i can|you (?:don't|do not) mind|you please|possible|that's (?:ok|okay|alright|fine)|it's (?:ok|okay|alright|fine)|i'm (?:being )?honest|i can be honest|you ask me|anything)\b/;
+const OWN_MODAL = /\b(?:i|we)(?:'d|'ll| would| will| might| may| could| shall)\b|\bmaybe\b|\bmight\b|\bprobably\b/;
+const LATER = /^\s*(?:\w+\s+){0,4}?(?:later|at some point|eventually|in (?:the )?future|down the line|another time|next time)\b/;
+const IF_AFTER = /^[^.?!]{0,40}?\bif (?:the|it|this|that|my|you|things|i)\b/;
+const POLITE_IF =
+  /\bif (?:that's|that is|it's|it is) (?:ok|okay|alright|possible|fine|all right)|\bif possible\b|\bif you (?:can|could|don't mind|would|please|are able)\b|\bif (?:there is|there's) (?:one|someone|anyone)\b|\bif you (?:can't|cannot|are unable|aren't able|won't)\b|\bif i (?:could|can|may|might) (?:speak|talk|get|have|be put|be transferred)\b/;
+
+/** "I used to speak with an agent every month": a habit of the past asks for nothing now. */
+export const PAST_HABIT = /\b(?:used to|would always|every time i|each time i|whenever i)\b/;
+
+/**
+ * Whether a request found at `index` of a canonical clause is hypothetical: inside a condition
+ * the customer may meet later ("if it turns out to be fraud I'd want a human", "should I need a
+ * manager I'll ask"), or put off ("I may want a human later"). A polite "if that's OK", and a
+ * condition on the agent's own failure ("if you can't, transfer me"), still ask now.
+ */
+export function isHypothetical(norm: string, index: number, end: number, afterCondition = false): boolean {
+  const before = norm.slice(0, index);
+  const after = norm.slice(end);
+  if (POLITE_IF.test(norm)) return false;
+  // "If it comes to that, I'll request a callback": the condition sits in the clause before.
+  if (afterCondition && (OWN_MODAL.test(before) || /^then\b/.test(before))) return true;
+  if (CONDITION.test(before) && (OWN_MODAL.test(before) || /\b(?:ever|need|needed|want|wanted)\b/.test(before))) return true;
+  if (/^(?:(?:and|so|but|ok|well)\s+)*(?:should (?:i|we)|suppose|supposing|maybe later|later on)\b/.test(before)) return true;
+  if (LATER.test(after) && /\b(?:may|might|can i|could i|will|'ll)\b/.test(before)) return true;
+  // "Would I be able to speak to someone if the refund fails?" asks about a later case.
+  return IF_AFTER.test(after) && /\b(?:would|could|will) (?:i|we)\b/.test(before);
+}
