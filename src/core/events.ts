@@ -61,6 +61,8 @@ export const EVENT_DATA = {
     arguments: z.record(z.string(), z.unknown()),
     ok: z.boolean(),
     output: z.string(),
+    /** Why the harness refused the call without running it, when it did. */
+    refused: z.string().optional(),
   }),
   /** A verdict of the hand-off decider: which signal fired, on what text. */
   'decider.evaluated': z.object({

@@ -37,8 +37,9 @@ export function toolSignals(item: ToolItem, index: number, policy: DeciderPolicy
   const out: Signal[] = [{ kind: 'tool_result', tool: item.name, ok: item.ok, ...at }];
   if (policy.disabledTools.includes(item.name)) {
     out.push({ kind: 'no_capability', cause: 'tool_disabled', ...at, evidence: `${item.name} is disabled by the policy` });
-  } else if (!item.ok) {
-    // A successful call's output is data ("account disabled"), so only failures are read this way.
+  } else if (!item.ok && item.refused === undefined) {
+    // A successful call's output is data ("account disabled"), so only failures are read this way;
+    // and a call the harness refused (a tool name the model made up) never reached any tool.
     const norm = normalizeText(item.output);
     if (TOOL_UNAVAILABLE.test(norm) && !TRANSIENT.test(norm)) out.push({ kind: 'no_capability', cause: 'tool_unavailable', ...at });
   }

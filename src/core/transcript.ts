@@ -15,6 +15,11 @@ export const TranscriptItemSchema = z.discriminatedUnion('role', [
     arguments: z.record(z.string(), z.unknown()),
     ok: z.boolean(),
     output: z.string(),
+    /**
+     * Why the harness refused the call without running it (`unknown_tool`, `invalid_arguments`,
+     * `needs_confirmation`, …): the tool never saw it, so its output says nothing about the tool.
+     */
+    refused: z.string().optional(),
   }),
 ]);
 export type TranscriptItem = z.infer<typeof TranscriptItemSchema>;

@@ -1,11 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { AgentId, Constraint, ConversationId, DecisionRule, QueueId, TranscriptItem } from '../core/index.js';
+import {
+  DeciderPolicySchema,
+  type AgentId,
+  type Constraint,
+  type ConversationId,
+  type DecisionRule,
+  type QueueId,
+  type TranscriptItem,
+} from '../core/index.js';
 import { fixedClock } from '../testing/fixed-clock.js';
 import { scriptedPolicy, type ScriptedStep } from '../testing/scripted-policy.js';
 import type { AgentConfig } from './agent-config.js';
 import { HOLDING_MESSAGE } from './agent-config.js';
 import { runTurn, type DeciderVerdict, type TurnInput } from './agent-loop.js';
+import { harnessDecider } from './harness-decider.js';
 import { defineTool } from './tool.js';
 
 const billingQueue = 'queue_billing' as QueueId;
@@ -483,5 +492,25 @@ describe('the agent loop', () => {
       ],
     });
     expect(backed.result.type).toBe('reply');
+  });
+});
+
+describe('a call the harness refuses', () => {
+  it('is marked refused, and a made-up tool name is no reason to hand off for want of a capability', async () => {
+    const { tools } = toolbox();
+    const policy = scriptedPolicy([
+      { toolCalls: [{ name: 'issue_voucher', arguments: { amount: 5 } }] },
+      { reply: 'Let me check that another way.' },
+    ]);
+    const result = await runTurn(
+      agent(tools),
+      { conversation: conversation(), transcript: [customer('Can I get a voucher?')] },
+      { policy, decide: harnessDecider(DeciderPolicySchema.parse({ defaultTarget: billingQueue })), clock: fixedClock() },
+    );
+    expect(result.type).toBe('reply');
+    const refused = result.transcript.find((i) => i.role === 'tool');
+    expect(refused).toMatchObject({ role: 'tool', name: 'issue_voucher', ok: false, refused: 'unknown_tool' });
+    const verdicts = result.steps.flatMap((s) => (s.type === 'decider' ? [s.verdict] : []));
+    expect(verdicts.every((v) => !v.handoff)).toBe(true);
   });
 });

@@ -196,6 +196,7 @@ export async function runTurn(agent: AgentConfig, input: TurnInput, deps: Harnes
       arguments: outcome.args ?? {},
       ok: outcome.status === 'succeeded',
       output: outcome.output,
+      ...(outcome.status === 'refused' ? { refused: outcome.why } : {}),
     });
     const verdict = await consultDecider('after_tool');
     return verdict.handoff ? fromDecider(verdict) : null;

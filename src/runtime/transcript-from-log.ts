@@ -18,8 +18,8 @@ function itemOf(event: StoredEvent, raw: RawTexts = NO_RAW): TranscriptItem | nu
   // The person's hand-back notes go into the agent's context where they were written.
   if (event.type === 'conversation.handed_back') return { role: 'human', text: `${HAND_BACK_PREFIX}${event.data.notes ?? '(none)'}` };
   if (event.type === 'tool.called') {
-    const { name, arguments: args, ok, output } = event.data;
-    return { role: 'tool', name, arguments: args, ok, output };
+    const { name, arguments: args, ok, output, refused } = event.data;
+    return { role: 'tool', name, arguments: args, ok, output, ...(refused === undefined ? {} : { refused }) };
   }
   return null;
 }

@@ -30,6 +30,7 @@ export function turnRecords(input: {
         arguments: redact.args(item.arguments, input.conversationId),
         ok: item.ok,
         output: redact.text(item.output, input.conversationId),
+        ...(item.refused === undefined ? {} : { refused: item.refused }),
       },
     });
   }
