@@ -2,7 +2,7 @@ import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import type { Clock } from '../core/index.js';
+import type { Clock, ConversationId } from '../core/index.js';
 import type { ConversationService } from '../runtime/service/conversation-service.js';
 import type { Directory } from '../store/directory.js';
 import { DEFAULT_SESSION_MS } from './auth/staff-accounts.js';
@@ -147,7 +147,15 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     status: 'ok',
     store: options.storeKind,
   }));
-  app.get('/ready', routeDocs('Readiness for a load balancer', 'anyone'), async () => ({ status: 'ready' }));
+  // Ready when the store answers: a load balancer sends nothing to a process that cannot store it.
+  app.get('/ready', routeDocs('Readiness for a load balancer: the store answers', 'anyone'), async (_request, reply) => {
+    try {
+      await options.service.gateway.store.getConversation('conv_ready' as ConversationId);
+      return { status: 'ready' };
+    } catch {
+      return reply.code(503).send(errorBody('not_ready', 'the store does not answer'));
+    }
+  });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   registerConversationRoutes(app, options.service, auth);
   registerStaffRoutes(app, {
