@@ -37,7 +37,7 @@ export interface ConversationServiceOptions {
   /** Keeps secrets out of everything stored (core's redaction by default). */
   redact?: Redactor;
   clock: Clock;
-  /** Runs scheduled turns (one per conversation at a time, 64 at once by default). */
+  /** Runs scheduled turns (one per conversation at a time, 256 at once by default). */
   scheduler?: TurnScheduler;
   /** Told of a scheduled turn that threw; the default writes nothing (the composition root logs). */
   onTurnError?: (conversationId: string, error: unknown) => void;

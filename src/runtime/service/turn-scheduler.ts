@@ -15,14 +15,14 @@ export interface TurnScheduler {
 
 /** Options of {@link createTurnScheduler}. */
 export interface TurnSchedulerOptions {
-  /** Turns running at once over all conversations (default 64). */
+  /** Turns running at once over all conversations (default 256: a turn mostly waits on its model, and every waiting turn holds a slot). */
   concurrency?: number;
   /** Told of a turn that threw (a bug, or a store that failed); the scheduler goes on. */
   onError?: (key: string, error: unknown) => void;
 }
 
 export function createTurnScheduler(options: TurnSchedulerOptions = {}): TurnScheduler {
-  const concurrency = Math.max(1, options.concurrency ?? 64);
+  const concurrency = Math.max(1, options.concurrency ?? 256);
   const tails = new Map<string, Promise<unknown>>();
   const waiting: Array<() => void> = [];
   let running = 0;
