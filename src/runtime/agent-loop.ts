@@ -1,5 +1,6 @@
 import {
   ABUSE_RESPONSE,
+  DEFAULT_OWNERSHIP_POLICY,
   blockingConstraint,
   detectAbuse,
   findingsFrom,
@@ -316,7 +317,10 @@ function modelHandoff(
   let target = resolveTarget(agent.handoff, parsed.data.target);
   let evidence = `the model chose ${parsed.data.target}`;
   // Past the cap of agent-to-agent transfers the conversation goes to a human, whatever the model wants.
-  if (target?.type === 'agent' && input.conversation.agentTransferCount >= (agent.maxAgentTransfers ?? 2)) {
+  if (
+    target?.type === 'agent' &&
+    input.conversation.agentTransferCount >= (agent.maxAgentTransfers ?? DEFAULT_OWNERSHIP_POLICY.maxAgentTransfers)
+  ) {
     evidence = `agent-to-agent transfer cap reached; ${parsed.data.target} replaced by ${agent.defaultQueue}`;
     target = { type: 'queue', id: agent.defaultQueue };
   }

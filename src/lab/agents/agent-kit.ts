@@ -4,7 +4,7 @@
  * request is worked on; a proposed change that runs only on the customer's explicit yes; and what
  * to say once the recognised requests are done.
  */
-import { TAU2_TRANSFER_TOOL, type DeciderReason, type PolicyResponse } from '../../core/index.js';
+import { HANDOFF_TOOL, TAU2_TRANSFER_TOOL, type DeciderReason, type PolicyResponse } from '../../core/index.js';
 import type { Domain } from '../../domains/domain.js';
 import { alreadySaid, askAgain, confirmed, declined, isClosing, type ConversationView } from './conversation.js';
 import { outOfScopeIn, triggersInLatestTurn, type Trigger } from './handoff-triggers.js';
@@ -70,9 +70,9 @@ export function respond(view: ConversationView, step: Step, canHandoff: boolean)
   if (step.kind === 'call')
     return madeThisTurn(view, step.name, step.args) > (step.retry ? 1 : 0) ? say(STUCK) : call(step.name, step.args);
   if (!canHandoff) return say(step.instead);
-  if (view.offered.has('handoff')) {
+  if (view.offered.has(HANDOFF_TOOL)) {
     const args = { target: step.target, reason: step.reason, summary: step.summary };
-    return madeThisTurn(view, 'handoff', args) > 0 ? say(step.instead) : call('handoff', args, step.text);
+    return madeThisTurn(view, HANDOFF_TOOL, args) > 0 ? say(step.instead) : call(HANDOFF_TOOL, args, step.text);
   }
   if (view.offered.has(TAU2_TRANSFER_TOOL)) return call(TAU2_TRANSFER_TOOL, { summary: step.summary }, step.text);
   return say(step.instead);

@@ -4,7 +4,7 @@
  * id, whichever the domain's tools allow), then hands the conversation to the domain's first human
  * queue with reason `agent_decision`, whatever the customer wanted.
  */
-import type { Policy, PolicyResponse } from '../../core/index.js';
+import { isHandoffToolName, type Policy, type PolicyResponse } from '../../core/index.js';
 import type { Domain } from '../../domains/domain.js';
 import { firstQueue, respond, type Step } from './agent-kit.js';
 import { readConversation, type ConversationView } from './conversation.js';
@@ -33,7 +33,7 @@ export function createAlwaysTransferAgent(domain: Domain): Policy {
     name: `always-transfer:${domain.name}`,
     next: async ({ messages, tools: offered }): Promise<PolicyResponse> => {
       const view = readConversation(messages, offered);
-      const lookedUp = view.tools.find((t) => t.name !== 'handoff');
+      const lookedUp = view.tools.find((t) => !isHandoffToolName(t.name));
       const lookup = lookedUp ? null : firstLookup(view, tools);
       if (lookup) return respond(view, lookup, true);
       if (!lookedUp && view.agentTexts.length === 0) {
