@@ -358,7 +358,8 @@ describe.each<{ kind: StoreKind }>([{ kind: 'sqlite' }, { kind: 'postgres' }])('
 
     const again = await postMessage(conversation.id, 'where is my order?', 'order-q-1', 'body');
     expect(again.status).toBe(200);
-    expect(again.body).toEqual({ message: posted.message, duplicate: true });
+    // A redelivery answers the same message at the same cursor: the client reads the answer after it.
+    expect(again.body).toEqual({ message: posted.message, duplicate: true, cursor: (first.body as { cursor: string }).cursor });
 
     await server.runtime.service.idle();
     const read = await send(`/v1/conversations/${conversation.id}/messages`);
@@ -420,8 +421,9 @@ describe.each<{ kind: StoreKind }>([{ kind: 'sqlite' }, { kind: 'postgres' }])('
     expect(created).toHaveLength(1);
     expect(redelivered).toHaveLength(99);
     const winner = (created[0]?.body as { message: Message; duplicate: boolean }).message;
-    expect(created[0]?.body).toEqual({ message: winner, duplicate: false });
-    for (const r of redelivered) expect(r.body).toEqual({ message: winner, duplicate: true });
+    const cursor = (created[0]?.body as { cursor: string }).cursor;
+    expect(created[0]?.body).toEqual({ message: winner, duplicate: false, cursor });
+    for (const r of redelivered) expect(r.body).toEqual({ message: winner, duplicate: true, cursor });
 
     expect(await received(store, id)).toEqual([winner]);
   });

@@ -2,7 +2,8 @@
  * `baton bench serve`: customer messages per second through `baton serve` over HTTP on loopback
  * (SQLite), with an agent answering each, and the latency from posting a message to the agent's
  * reply being readable; beside the same run's bare `gateway.receive` + `gateway.send` rate on the
- * same kind of database, the floor of any service built on the gateway.
+ * same kind of database, the floor of any service built on the gateway. The customers' HTTP client
+ * runs on a worker thread, as real customers are other machines.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +18,8 @@ import { scriptedPolicy } from '../testing/scripted-policy.js';
 import { ServeConfigSchema } from './serve-config.js';
 import { composeServeRuntime } from './serve-runtime.js';
 import { createIdGenerator } from '../core/index.js';
+import { Worker } from 'node:worker_threads';
+import type { ClientJob, ClientResult } from './bench-serve-client.js';
 
 export interface BenchServeOptions {
   /** Conversations in flight at once. */
@@ -94,36 +97,19 @@ async function throughServe(options: BenchServeOptions, policy: 'scripted' | 'ru
       await runtime.directory.setCustomerToken(c.id, tokenHash(token));
       conversations.push({ id: c.id, token });
     }
-    const latencies: number[] = [];
-    let handoffs = 0;
-    const start = performance.now();
-    await pool(conversations.length, options.concurrency, async (i) => {
-      const { id, token } = conversations[i]!;
-      const auth = { authorization: `Bearer ${token}` };
-      const t = performance.now();
-      const posted = await fetch(`${base}/v1/conversations/${id}/messages`, {
-        method: 'POST',
-        headers: { ...auth, 'content-type': 'application/json', 'idempotency-key': `k${i}` },
-        body: JSON.stringify({ text: 'Which plans do you offer?' }),
+    const out = await new Promise<ClientResult>((resolve, reject) => {
+      const worker = new Worker(new URL('./bench-serve-client.js', import.meta.url), {
+        workerData: { base, conversations, concurrency: options.concurrency } satisfies ClientJob,
       });
-      if (posted.status !== 201) throw new Error(`post answered ${posted.status}`);
-      await posted.arrayBuffer();
-      let cursor = '0';
-      for (;;) {
-        const page = (await (
-          await fetch(`${base}/v1/conversations/${id}/messages?after=${cursor}&waitMs=5000`, { headers: auth })
-        ).json()) as {
-          messages: Array<{ from: string }>;
-          cursor: string;
-        };
-        cursor = page.cursor;
-        if (page.messages.some((m) => m.from === 'system')) handoffs += 1;
-        if (page.messages.some((m) => m.from === 'agent' || m.from === 'system')) break;
-      }
-      latencies.push(performance.now() - t);
+      worker.once('message', (m: { ok: true; result: ClientResult } | { ok: false; error: string }) => {
+        void worker.terminate();
+        if (m.ok) resolve(m.result);
+        else reject(new Error(m.error));
+      });
+      worker.once('error', reject);
     });
-    const seconds = (performance.now() - start) / 1000;
-    latencies.sort((a, b) => a - b);
+    const { seconds, handoffs } = out;
+    const latencies = out.latencies.sort((a, b) => a - b);
     return {
       messagesPerSecond: conversations.length / seconds,
       latencyMs: { p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99) },

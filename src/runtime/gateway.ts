@@ -45,7 +45,7 @@ export type CommandOutcome =
   | { ok: false; rejection: { code: 'stale'; message: string }; current: Conversation };
 
 export type ReceiveOutcome =
-  | { ok: true; message: Message; duplicate: boolean; conversation: Conversation }
+  | { ok: true; message: Message; duplicate: boolean; conversation: Conversation; seq: number }
   | { ok: false; rejection: { code: 'not_found'; message: string } };
 
 export type SendOutcome =
@@ -176,7 +176,7 @@ export function createGateway(options: GatewayOptions) {
       const message = newMessage(conversationId, { type: 'customer' }, input.text, input.idempotencyKey);
       const result = await store.appendInbound(message, ids.event());
       if (!result.ok) return notFound(conversationId);
-      return { ok: true, message: result.message, duplicate: result.duplicate, conversation };
+      return { ok: true, message: result.message, duplicate: result.duplicate, conversation, seq: result.seq };
     },
 
     /**

@@ -26,7 +26,7 @@ import type {
 interface Row {
   conversation: Conversation;
   events: StoredEvent[];
-  inboundKeys: Map<string, Message>;
+  inboundKeys: Map<string, { message: Message; seq: number }>;
 }
 
 /**
@@ -85,11 +85,11 @@ export class MemoryStore implements Store {
     if (!row) return { ok: false, reason: 'not_found' };
     const key = message.idempotencyKey;
     const existing = key === null ? undefined : row.inboundKeys.get(key);
-    if (existing) return { ok: true, message: existing, duplicate: true };
+    if (existing) return { ok: true, message: existing.message, duplicate: true, seq: existing.seq };
     const stored = frozen(message);
-    if (key !== null) row.inboundKeys.set(key, stored);
-    this.#append(row, receivedEvent(stored, eventId));
-    return { ok: true, message: stored, duplicate: false };
+    const { seq } = this.#append(row, receivedEvent(stored, eventId));
+    if (key !== null) row.inboundKeys.set(key, { message: stored, seq });
+    return { ok: true, message: stored, duplicate: false, seq };
   }
 
   async transition(input: TransitionInput): Promise<TransitionResult> {

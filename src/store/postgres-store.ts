@@ -144,20 +144,20 @@ export class PostgresStore implements Store {
       const locked = await client.query('SELECT 1 FROM conversations WHERE id = $1 FOR UPDATE', [message.conversationId]);
       if (locked.rowCount === 0) return { ok: false, reason: 'not_found' };
       if (message.idempotencyKey !== null) {
-        const { rows } = await client.query<{ data: string }>(
-          'SELECT data FROM events WHERE conversation_id = $1 AND idempotency_key = $2',
+        const { rows } = await client.query<{ data: string; seq: number | string }>(
+          'SELECT data, seq FROM events WHERE conversation_id = $1 AND idempotency_key = $2',
           [message.conversationId, message.idempotencyKey],
         );
-        if (rows[0]) return { ok: true, message: messageFromData(rows[0].data), duplicate: true };
+        if (rows[0]) return { ok: true, message: messageFromData(rows[0].data), duplicate: true, seq: Number(rows[0].seq) };
       }
       const e = eventColumns(receivedEvent(message, eventId));
-      await client.query(
+      const inserted = await client.query<{ seq: number | string }>(
         `WITH c AS (UPDATE conversations SET event_seq = event_seq + 1 WHERE id = $1 RETURNING event_seq)
          INSERT INTO events (conversation_id, seq, id, type, schema_version, at, data, idempotency_key)
-         SELECT $1, c.event_seq, $2, $3, $4, $5, $6, $7 FROM c`,
+         SELECT $1, c.event_seq, $2, $3, $4, $5, $6, $7 FROM c RETURNING seq`,
         [e.conversation_id, e.id, e.type, e.schema_version, e.at, e.data, e.idempotency_key],
       );
-      return { ok: true, message, duplicate: false };
+      return { ok: true, message, duplicate: false, seq: Number(inserted.rows[0]!.seq) };
     });
   }
 

@@ -102,8 +102,8 @@ export class SqliteStore implements Store {
         `INSERT INTO events (conversation_id, seq, id, type, schema_version, at, data, idempotency_key)
          VALUES (@conversation_id, @seq, @id, @type, @schema_version, @at, @data, @idempotency_key)`,
       ),
-      inboundByKey: db.prepare<[string, string], { data: string }>(
-        'SELECT data FROM events WHERE conversation_id = ? AND idempotency_key = ?',
+      inboundByKey: db.prepare<[string, string], { data: string; seq: number }>(
+        'SELECT data, seq FROM events WHERE conversation_id = ? AND idempotency_key = ?',
       ),
       conversation: db.prepare<[string], { doc: string }>('SELECT doc FROM conversations WHERE id = ?'),
       messages: db.prepare<[string], { data: string }>(
@@ -145,10 +145,10 @@ export class SqliteStore implements Store {
         if (!stmt.owner.get(message.conversationId)) return { ok: false, reason: 'not_found' };
         if (message.idempotencyKey !== null) {
           const existing = stmt.inboundByKey.get(message.conversationId, message.idempotencyKey);
-          if (existing) return { ok: true, message: messageFromData(existing.data), duplicate: true };
+          if (existing) return { ok: true, message: messageFromData(existing.data), duplicate: true, seq: Number(existing.seq) };
         }
-        appendEvents(message.conversationId, [receivedEvent(message, eventId)]);
-        return { ok: true, message, duplicate: false };
+        const [stored] = appendEvents(message.conversationId, [receivedEvent(message, eventId)]) as [StoredEvent];
+        return { ok: true, message, duplicate: false, seq: stored.seq };
       }),
       transition: db.transaction((input: TransitionInput) => cas(input.conversationId, input.expectedVersion, input.next, input.events)),
       outbound: db.transaction((message: Message, eventId: EventId, records: NewEvent[]): OutboundResult => {

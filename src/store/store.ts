@@ -36,7 +36,8 @@ export type TransitionResult =
   | { ok: true; conversation: Conversation; events: StoredEvent[] }
   | { ok: false; reason: 'version_conflict' | 'not_found'; current: Conversation | null };
 
-export type InboundResult = { ok: true; message: Message; duplicate: boolean } | { ok: false; reason: 'not_found' };
+/** A customer message stored (or found stored): `seq` is its entry's position in the log, the cursor to read the answer after. */
+export type InboundResult = { ok: true; message: Message; duplicate: boolean; seq: number } | { ok: false; reason: 'not_found' };
 
 export type OutboundResult =
   | { ok: true; delivered: true; message: Message; event: StoredEvent }

@@ -51,6 +51,8 @@ export type ReceiveResult =
       duplicate: boolean;
       conversation: Conversation;
       message: Message;
+      /** The customer's cursor at this message: read after it for the answer. */
+      cursor: string;
       turn: Promise<TurnOutcome> | null;
     }
   | { ok: false; rejection: { code: 'not_found' | 'conversation_full'; message: string } };
@@ -110,7 +112,7 @@ export function createConversationService(options: ConversationServiceOptions) {
     if (!received.ok) return received;
     written(conversationId, null);
     const { message, duplicate, conversation } = received;
-    const base = { ok: true as const, duplicate, conversation, message };
+    const base = { ok: true as const, duplicate, conversation, message, cursor: String(received.seq) };
     if (duplicate || conversation.state !== 'AGENT_ACTIVE') return { ...base, turn: null };
     if (stored !== input.text) raw.set(message.id, input.text);
     const turn = turnOf(conversationId).finally(() => raw.delete(message.id));
