@@ -9,6 +9,7 @@ import { domainAgentConfig, domainHarnessTools, domainPacketBuilder } from '../r
 import { createGateway } from '../runtime/gateway.js';
 import { harnessDecider } from '../runtime/harness-decider.js';
 import { createConversationService, type ConversationService } from '../runtime/service/conversation-service.js';
+import { holdingPolicy } from '../runtime/service/holding-turn.js';
 import type { Redactor } from '../runtime/service/redactor.js';
 import { secureRandom } from '../server/auth/secrets.js';
 import { buildHttpApp, LOOPBACK_HOSTS } from '../server/http-app.js';
@@ -83,17 +84,21 @@ export async function composeServeRuntime(options: ServeRuntimeOptions): Promise
     agents.set(a.id, a.instructions ? { ...base, instructions: `${a.instructions}\n\n${base.instructions}` } : base);
   }
   const policies = new Map<AgentId, Policy>();
+  const ruleAgents = new Set<AgentId>();
   for (const a of listed) {
     const override = options.policyOverride?.(agents.get(a.id)!) ?? null;
     if (override) policies.set(a.id, override);
-    else if (a.policy === 'rule') policies.set(a.id, createRuleAgent(domain));
-    else if (llm)
+    else if (a.policy === 'rule') {
+      policies.set(a.id, createRuleAgent(domain));
+      ruleAgents.add(a.id);
+    } else if (llm)
       policies.set(a.id, createOpenAiPolicy({ baseURL: llm.baseURL, model: llm.model, ...(llm.apiKey ? { apiKey: llm.apiKey } : {}) }));
     else
       throw new Error(
         `agent ${a.id} is an llm agent and needs a model endpoint: set BATON_LLM_BASE_URL (e.g. http://localhost:8000/v1) and BATON_LLM_MODEL`,
       );
   }
+  const rulesHolding = holdingPolicy();
   const ownership = OwnershipPolicySchema.parse({
     ...config.ownership,
     agentEdges: Object.fromEntries(listed.map((a) => [a.id, a.handoffTo])),
@@ -109,6 +114,9 @@ export async function composeServeRuntime(options: ServeRuntimeOptions): Promise
     gateway,
     agents,
     policyFor: (agent) => policies.get(agent.id)!,
+    // A rule agent knows its job, not how to wait: it holds with the deterministic holding policy.
+    holdingPolicyFor: (agent) =>
+      listed.find((a) => a.id === agent.id)?.policy === 'rule' && !options.policyOverride?.(agent) ? rulesHolding : policies.get(agent.id)!,
     decide: harnessDecider(domain.deciderPolicy),
     buildPacket: domainPacketBuilder(domain),
     clock,

@@ -81,7 +81,9 @@ export function registerConversationRoutes(app: FastifyInstance, service: Conver
       if (!outcome.ok) throw noConversation(id);
       // The agent answers off the request path; its reply is read from the messages route.
       void outcome.turn?.catch(() => {});
-      return reply.code(outcome.duplicate ? 200 : 201).send({ message: outcome.message, duplicate: outcome.duplicate, cursor: outcome.cursor });
+      return reply
+        .code(outcome.duplicate ? 200 : 201)
+        .send({ message: outcome.message, duplicate: outcome.duplicate, cursor: outcome.cursor });
     },
   );
 

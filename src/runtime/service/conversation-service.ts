@@ -18,6 +18,7 @@ import type { HarnessDeps } from '../agent-loop.js';
 import type { CommandOutcome, Gateway, SendOutcome } from '../gateway.js';
 import { agentTurn, hasUnansweredMessage, pendingApproval, type TurnDeps, type TurnOutcome } from './agent-turn.js';
 import { placeInQueue } from './carry-out-handoff.js';
+import { holdingTurn } from './holding-turn.js';
 import { readCustomerFeed, type CustomerPage } from './customer-feed.js';
 import { queueRouter, type HandoffRouter } from './handoff-router.js';
 import { createRuntimeRedactor, type Redactor } from './redactor.js';
@@ -42,6 +43,12 @@ export interface ConversationServiceOptions {
   /** Told of a scheduled turn that threw; the default writes nothing (the composition root logs). */
   onTurnError?: (conversationId: string, error: unknown) => void;
   observe?: TurnDeps['observe'];
+  /**
+   * The policy that keeps a waiting customer company (holding mode; read-only tools). Default:
+   * the agent's own policy; a rule-based agent, which knows its job but not how to wait, gets
+   * `holdingPolicy()`. `false`: no holding turns, the customer's messages wait for the person.
+   */
+  holdingPolicyFor?: ((agent: AgentConfig) => Policy) | false;
 }
 
 /** A customer message, stored; `turn` is the agent's answer to it, running off the caller's path. */
@@ -94,6 +101,11 @@ export function createConversationService(options: ConversationServiceOptions) {
   };
   const turnOf = (conversationId: ConversationId, options: Parameters<typeof agentTurn>[2] = {}) =>
     scheduler.schedule(conversationId, async () => written(conversationId, await agentTurn(deps, conversationId, options)));
+  const holdingPolicyFor = options.holdingPolicyFor === false ? null : (options.holdingPolicyFor ?? options.policyFor);
+  const holdingOf = (conversationId: ConversationId, policyFor: (agent: AgentConfig) => Policy) =>
+    scheduler.schedule(conversationId, async () =>
+      written(conversationId, await holdingTurn({ ...deps, holdingPolicyFor: policyFor }, conversationId)),
+    );
 
   async function receive(conversationId: ConversationId, input: { text: string; idempotencyKey: string }): Promise<ReceiveResult> {
     // A conversation's log is bounded: past the cap it takes no more messages (one indexed probe).
@@ -113,9 +125,12 @@ export function createConversationService(options: ConversationServiceOptions) {
     written(conversationId, null);
     const { message, duplicate, conversation } = received;
     const base = { ok: true as const, duplicate, conversation, message, cursor: String(received.seq) };
-    if (duplicate || conversation.state !== 'AGENT_ACTIVE') return { ...base, turn: null };
+    const waiting = conversation.state === 'QUEUED' || conversation.state === 'HANDOFF_PENDING';
+    if (duplicate || !(conversation.state === 'AGENT_ACTIVE' || (waiting && holdingPolicyFor))) return { ...base, turn: null };
     if (stored !== input.text) raw.set(message.id, input.text);
-    const turn = turnOf(conversationId).finally(() => raw.delete(message.id));
+    const turn = (waiting && holdingPolicyFor ? holdingOf(conversationId, holdingPolicyFor) : turnOf(conversationId)).finally(() =>
+      raw.delete(message.id),
+    );
     return { ...base, turn };
   }
 

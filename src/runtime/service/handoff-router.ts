@@ -15,6 +15,16 @@ export interface RoutingDecision {
   notice: string;
 }
 
+/** What the customer may be told while they wait: only what is known, null where nothing is. */
+export interface WaitInfo {
+  /** The estimate of the wait from now (ms), backed by someone on shift; null when unknown. */
+  estimateMs: number | null;
+  /** Their place in the queue (1 = next), when known. */
+  position: number | null;
+  /** The queue's opening hours in words ("Monday to Friday, 9:00 to 17:00 London time"), when known. */
+  hours: string | null;
+}
+
 /**
  * The router port: the service hands every applied hand-off to it. The default puts the
  * conversation in the queue asked for and says no more than it knows; the routing issue's router
@@ -22,7 +32,12 @@ export interface RoutingDecision {
  */
 export interface HandoffRouter {
   route(request: RoutingRequest): Promise<RoutingDecision>;
+  /** What is known about a waiting conversation's wait, for the holding agent to say. */
+  waitInfo?(conversation: Conversation): Promise<WaitInfo>;
 }
+
+/** Nothing known about a wait: the honest default. */
+export const UNKNOWN_WAIT: WaitInfo = { estimateMs: null, position: null, hours: null };
 
 /**
  * What the customer is told when nothing is known about the wait: the conversation is passed on
