@@ -76,6 +76,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     process.once('SIGTERM', stop);
   });
   process.stderr.write('baton: stopping…\n');
+  service.stopWaiting();
   await app.close();
   await service.idle();
   await store.close();

@@ -80,6 +80,7 @@ export function createConversationService(options: ConversationServiceOptions) {
   const redact = options.redact ?? createRuntimeRedactor();
   const router = options.router ?? queueRouter;
   const wakeups: Wakeups = createWakeups();
+  let closing = false;
   const raw = new Map<MessageId, string>();
   const scheduler = options.scheduler ?? createTurnScheduler({ onError: (key, error) => options.onTurnError?.(key, error) });
   const deps: TurnDeps = {
@@ -181,7 +182,7 @@ export function createConversationService(options: ConversationServiceOptions) {
       conversationId: ConversationId,
       input: { after: number; limit: number; waitMs: number; signal?: AbortSignal },
     ): Promise<CustomerPage> {
-      return readCustomerFeed({ store: gateway.store, wakeups }, conversationId, input);
+      return readCustomerFeed({ store: gateway.store, wakeups, closing: () => closing }, conversationId, input);
     },
 
     /** A person takes the conversation (from its queue, or over from the agent). */
@@ -260,6 +261,12 @@ export function createConversationService(options: ConversationServiceOptions) {
 
     /** Resolves once no turn is queued or running. */
     idle: () => scheduler.idle(),
+
+    /** Shutdown: long-polls answer what they have at once, so the server can close without waiting them out. */
+    stopWaiting(): void {
+      closing = true;
+      wakeups.close();
+    },
   };
 }
 

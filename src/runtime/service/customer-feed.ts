@@ -41,7 +41,7 @@ const REREAD_MS = 500;
  * last cursor misses nothing and sees nothing twice.
  */
 export async function readCustomerFeed(
-  deps: { store: Store; wakeups: Wakeups },
+  deps: { store: Store; wakeups: Wakeups; closing?: () => boolean },
   conversationId: ConversationId,
   input: { after: number; limit: number; waitMs: number; signal?: AbortSignal },
 ): Promise<CustomerPage> {
@@ -51,7 +51,7 @@ export async function readCustomerFeed(
     const events = await deps.store.listEvents(conversationId, { afterSeq: input.after, limit: input.limit, types: CUSTOMER_EVENT_TYPES });
     const last = events.at(-1);
     const left = deadline - Date.now();
-    if (last || left <= 0 || input.signal?.aborted) {
+    if (last || left <= 0 || input.signal?.aborted || deps.closing?.()) {
       return { messages: events.flatMap((e) => toCustomerMessage(e) ?? []), cursor: String(last?.seq ?? input.after) };
     }
     await deps.wakeups.wait(conversationId, Math.min(left, REREAD_MS), mark, input.signal);

@@ -14,6 +14,8 @@ export interface Wakeups {
   mark(conversationId: ConversationId): number;
   /** Resolves at once if there was a write since `mark`, else on the next one, or after `ms`; `signal` ends the wait early. */
   wait(conversationId: ConversationId, ms: number, mark: number, signal?: AbortSignal): Promise<void>;
+  /** Ends every wait now and every later one at once (shutdown: readers answer what they have). */
+  close(): void;
 }
 
 const MAX_MARKS = 100_000;
@@ -23,7 +25,13 @@ export function createWakeups(): Wakeups {
   // Write counts of the conversations someone reads. Bounded: past the cap they start again, which
   // costs a reader at most one re-read interval, never an event.
   const marks = new Map<ConversationId, number>();
+  let closed = false;
   return {
+    close() {
+      closed = true;
+      for (const set of waiters.values()) for (const wake of [...set]) wake();
+      waiters.clear();
+    },
     notify(conversationId) {
       if (marks.has(conversationId)) marks.set(conversationId, marks.get(conversationId)! + 1);
       const set = waiters.get(conversationId);
@@ -37,7 +45,7 @@ export function createWakeups(): Wakeups {
       return marks.get(conversationId)!;
     },
     wait(conversationId, ms, mark, signal) {
-      if ((marks.get(conversationId) ?? mark) !== mark || signal?.aborted) return Promise.resolve();
+      if (closed || (marks.get(conversationId) ?? mark) !== mark || signal?.aborted) return Promise.resolve();
       return new Promise<void>((resolve) => {
         let set = waiters.get(conversationId);
         if (!set) waiters.set(conversationId, (set = new Set()));
