@@ -17,6 +17,7 @@ import type { AgentConfig } from '../agent-config.js';
 import type { HarnessDeps } from '../agent-loop.js';
 import type { CommandOutcome, Gateway, SendOutcome } from '../gateway.js';
 import { agentTurn, hasUnansweredMessage, pendingApproval, type TurnDeps, type TurnOutcome } from './agent-turn.js';
+import { transcriptFromLog } from '../transcript-from-log.js';
 import { placeInQueue } from './carry-out-handoff.js';
 import { holdingTurn } from './holding-turn.js';
 import { readCustomerFeed, type CustomerPage } from './customer-feed.js';
@@ -250,9 +251,21 @@ export function createConversationService(options: ConversationServiceOptions) {
           turns += 1;
           void turnOf(c.id).catch(() => {});
         } else if (c.state === 'HANDOFF_PENDING') {
-          const requested = events.findLast((e) => e.type === 'handoff.requested');
-          const reason = HandoffReasonSchema.safeParse(requested?.type === 'handoff.requested' ? requested.data.reason : null);
+          const at = events.findLastIndex((e) => e.type === 'handoff.requested');
+          const requested = events[at];
+          const data = requested?.type === 'handoff.requested' ? requested.data : null;
+          const reason = HandoffReasonSchema.safeParse(data?.reason ?? null);
           handoffs += 1;
+          // The crash came before the packet was stored: build it from the log (already redacted).
+          if (!events.slice(at).some((e) => e.type === 'packet.built')) {
+            const packet = deps.buildPacket({
+              items: transcriptFromLog(events),
+              decision: { reason: reason.success ? reason.data : 'agent_decision', evidence: null },
+              ...(data?.summary ? { summary: data.summary } : {}),
+              transcriptRef: c.id,
+            });
+            await gateway.record(c.id, [{ type: 'packet.built', data: { packet: redact.scrub(packet, c.id) } }]);
+          }
           await placeInQueue({ gateway, router, redact }, c, c.owner.id, reason.success ? reason.data : 'agent_decision', null);
         }
       }
