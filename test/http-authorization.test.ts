@@ -69,7 +69,8 @@ const ROUTES: RouteCase[] = [
   { name: 'health', method: 'GET', path: () => '/health', expected: everyone(200) },
   { name: 'ready', method: 'GET', path: () => '/ready', expected: everyone(200) },
   { name: 'the OpenAPI document', method: 'GET', path: () => '/openapi.json', expected: everyone(200) },
-  { name: 'the Prometheus scrape (loopback, no token configured)', method: 'GET', path: () => '/metrics', expected: everyone(200) },
+  // No metrics token is configured here: nobody may scrape (a customer's or staff token is no metrics token).
+  { name: 'the Prometheus scrape, no token configured', method: 'GET', path: () => '/metrics', expected: everyone(403) },
   {
     name: 'post a customer message',
     method: 'POST',

@@ -9,6 +9,7 @@ let supervisor: string;
 beforeAll(async () => {
   server = await startTestRuntime('sqlite', {
     policy: handoffPolicy,
+    metricsToken: 'scrape-secret-of-this-test',
   });
   supervisor = (await server.staff('supervisor')).token;
   const staff = await server.staff('agent', ['billing']);
@@ -40,7 +41,9 @@ describe('runtime metrics over HTTP', () => {
   });
 
   it('GET /metrics parses as Prometheus text format and carries the same figures', async () => {
-    const res = await fetch(`${server.base}/metrics`);
+    expect((await fetch(`${server.base}/metrics`)).status).toBe(401);
+    expect((await fetch(`${server.base}/metrics`, { headers: { authorization: `Bearer ${supervisor}` } })).status).toBe(401);
+    const res = await fetch(`${server.base}/metrics`, { headers: { authorization: 'Bearer scrape-secret-of-this-test' } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
     const families = parsePrometheusTextFormat(await res.text());

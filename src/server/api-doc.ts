@@ -58,7 +58,7 @@ export function apiMarkdown(openapi: { paths?: Record<string, Record<string, Ope
     'Callers: **customer** = `Authorization: Bearer <customerToken>` of that conversation (from `POST /v1/conversations`);',
     '**staff** = a session from `POST /v1/staff/login`, as `Authorization: Bearer <token>` or the HttpOnly cookie plus the',
     '`x-csrf-token` header on anything that changes state; **supervisor**/**admin** = staff with at least that role;',
-    '**scraper** = `Authorization: Bearer $BATON_METRICS_TOKEN`, or any client on loopback when no token is set.',
+    '**scraper** = `Authorization: Bearer $BATON_METRICS_TOKEN` (with no token set, nobody may scrape).',
     '',
   ];
   for (const [path, methods] of Object.entries(openapi.paths ?? {}).sort(([a], [b]) => a.localeCompare(b))) {

@@ -18,12 +18,10 @@ async function allLogs(store: Store): Promise<StoredEvent[][]> {
   return Promise.all(ids.map((id) => store.listEvents(id)));
 }
 
-const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
-
 /**
  * `GET /v1/metrics` (supervisors and admins; JSON over a window) and `GET /metrics` (Prometheus
- * text, from prom-client). The scrape needs `Authorization: Bearer <metrics token>` when one is
- * configured; without one it is answered on loopback only.
+ * text, from prom-client). The scrape needs `Authorization: Bearer <metrics token>`; with no token
+ * configured it is refused.
  */
 export function registerMetricsRoutes(app: FastifyInstance, input: { store: Store; auth: CallerDeps; metricsToken: string | null }): void {
   const { store, auth } = input;
@@ -89,17 +87,16 @@ export function registerMetricsRoutes(app: FastifyInstance, input: { store: Stor
     g.set(m.suppressedMessages),
   );
 
-  const allowedScrape = (request: FastifyRequest): boolean => {
-    if (input.metricsToken === null) return LOOPBACK.has(request.ip);
+  // A scrape proves itself with the metrics token. Without one configured nobody may scrape: a
+  // loopback address proves nothing behind a reverse proxy on the same machine.
+  const allowedScrape = (request: FastifyRequest, token: string): boolean => {
     const header = request.headers.authorization ?? '';
-    return header.startsWith('Bearer ') && sameHash(tokenHash(header.slice(7)), tokenHash(input.metricsToken));
+    return header.startsWith('Bearer ') && sameHash(tokenHash(header.slice(7)), tokenHash(token));
   };
-  app.get('/metrics', routeDocs('Prometheus text format (a metrics token, or loopback only)', 'scraper'), async (request, reply) => {
-    if (!allowedScrape(request)) {
-      throw input.metricsToken === null
-        ? new HttpError(403, 'forbidden', 'without a metrics token (BATON_METRICS_TOKEN) /metrics answers on loopback only')
-        : new HttpError(401, 'unauthenticated', 'send "Authorization: Bearer <metrics token>"');
-    }
+  app.get('/metrics', routeDocs('Prometheus text format (with the metrics token)', 'scraper'), async (request, reply) => {
+    const token = input.metricsToken;
+    if (token === null) throw new HttpError(403, 'forbidden', 'set BATON_METRICS_TOKEN and scrape with "Authorization: Bearer <it>"');
+    if (!allowedScrape(request, token)) throw new HttpError(401, 'unauthenticated', 'send "Authorization: Bearer <metrics token>"');
     const until = new Date(auth.clock.now() + 1).toISOString();
     latest = await compute({ since: new Date(Date.parse(until) - DAY_MS).toISOString(), until });
     return reply.type(registry.contentType).send(await registry.metrics());

@@ -62,7 +62,13 @@ export const handoffPolicy = (): Policy =>
 
 export async function startTestRuntime(
   kind: TestStoreKind,
-  options: { config?: Partial<ServeConfig>; policy?: (agent: AgentConfig) => Policy | null; store?: Store; redact?: Redactor } = {},
+  options: {
+    config?: Partial<ServeConfig>;
+    policy?: (agent: AgentConfig) => Policy | null;
+    store?: Store;
+    redact?: Redactor;
+    metricsToken?: string;
+  } = {},
 ): Promise<TestRuntime> {
   const opened = options.store ? { store: options.store, cleanup: () => {} } : await openTestStore(kind);
   const { store } = opened;
@@ -71,6 +77,7 @@ export async function startTestRuntime(
     config: ServeConfigSchema.parse(options.config ?? {}),
     ...(options.policy ? { policyOverride: options.policy } : {}),
     ...(options.redact ? { redact: options.redact } : {}),
+    ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
   });
   const base = await runtime.app.listen({ port: 0, host: '127.0.0.1' });
   return {
