@@ -64,4 +64,51 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // The runtime service sits below the lab, the rewards and the apps (DESIGN.md, layers).
+    files: ['src/runtime/**/*.ts'],
+    ignores: ['src/runtime/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(lab|rewards|analysis|cli|server|web)(/|$)',
+              message: 'runtime/ imports no lab, rewards or app: they sit above it.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The adapters (storage, model clients, domains) sit just above core/.
+    files: ['src/store/**/*.ts', 'src/llm/**/*.ts', 'src/domains/**/*.ts'],
+    ignores: ['src/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(runtime|lab|rewards|analysis|cli|server|web)(/|$)',
+              message: 'adapters import only core/ and each other.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The lab runs the runtime; the apps compose the lab, never the other way round.
+    files: ['src/lab/**/*.ts'],
+    ignores: ['src/lab/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^(\\.\\./)+(cli|server|web)(/|$)', message: 'lab/ imports no app (cli/, server/, web/).' }] },
+      ],
+    },
+  },
 );

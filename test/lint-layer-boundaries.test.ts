@@ -17,6 +17,12 @@ describe('rewards/ and analysis/ boundary lint rules', () => {
     ["import { runAudit } from '../lab/audit.js';", 'src/analysis/probe.ts', /imports only core\/ and domains\//],
     ["import { r2 } from '../rewards/index.js';", 'src/analysis/probe.ts', /imports only core\/ and domains\//],
     ["import { runTurn } from '../runtime/agent-loop.js';", 'src/analysis/probe.ts', /imports only core\/ and domains\//],
+    ["import { toRecord } from '../lab/records.js';", 'src/runtime/probe.ts', /runtime\/ imports no lab/],
+    ["import { serve } from '../../cli/serve.js';", 'src/runtime/service/probe.ts', /runtime\/ imports no lab/],
+    ["import { runTurn } from '../runtime/agent-loop.js';", 'src/store/probe.ts', /adapters import only core/],
+    ["import { toRecord } from '../lab/records.js';", 'src/domains/probe.ts', /adapters import only core/],
+    ["import { buildHttpApp } from '../server/http-app.js';", 'src/llm/probe.ts', /adapters import only core/],
+    ["import { program } from '../../cli/main.js';", 'src/lab/eval/probe.ts', /lab\/ imports no app/],
   ])('refuses %s in %s', async (line, file, why) => {
     const messages = await lint(`${line}\nexport const x = 1;\n`, file);
     expect(messages.join('\n')).toMatch(why);
