@@ -27,13 +27,18 @@ const nonNegative = (value: string) => {
 };
 
 /** Turns `--store` and its companions into a store config, or explains what to set. */
-function storeConfig(opts: { store: string; db: string; pgUrl?: string }): StoreConfig {
+function storeConfig(opts: { store: string; db: string; pgUrl?: string; pgPoolSize?: number; pgStatementTimeoutMs?: number }): StoreConfig {
   if (opts.store === 'memory') return { kind: 'memory' };
   if (opts.store === 'sqlite') return { kind: 'sqlite', path: opts.db };
   const url = opts.pgUrl ?? process.env['BATON_PG_URL'];
   if (!url) throw new InvalidArgumentError('--store postgres needs --pg-url or BATON_PG_URL (e.g. postgres://user:pass@host:5432/baton).');
   if (!/^postgres(ql)?:\/\//.test(url)) throw new InvalidArgumentError(`--pg-url must start with postgres://, got "${url}".`);
-  return { kind: 'postgres', url };
+  return {
+    kind: 'postgres',
+    url,
+    ...(opts.pgPoolSize ? { poolSize: opts.pgPoolSize } : {}),
+    ...(opts.pgStatementTimeoutMs !== undefined ? { statementTimeoutMs: opts.pgStatementTimeoutMs } : {}),
+  };
 }
 
 const program = new Command('baton')
@@ -46,7 +51,13 @@ const withStoreOptions = (command: Command) =>
   command
     .addOption(new Option('--store <kind>', 'where conversations are kept').choices(['sqlite', 'memory', 'postgres']).default('sqlite'))
     .option('--db <path>', 'SQLite file (with --store sqlite)', '.baton/baton.sqlite')
-    .option('--pg-url <url>', 'PostgreSQL connection string (with --store postgres; or BATON_PG_URL)');
+    .option('--pg-url <url>', 'PostgreSQL connection string (with --store postgres; or BATON_PG_URL)')
+    .option('--pg-pool-size <n>', 'PostgreSQL connections in this process (default 10)', positive)
+    .option(
+      '--pg-statement-timeout-ms <ms>',
+      'longest a PostgreSQL statement may run before it is cancelled (default 30000; 0: no limit)',
+      nonNegative,
+    );
 
 withStoreOptions(
   program

@@ -15,7 +15,7 @@ export const STORE_KINDS: readonly StoreKind[] = ['memory', 'sqlite', 'postgres'
 export type StoreConfig =
   | { kind: 'memory' }
   | { kind: 'sqlite'; path: string; synchronous?: 'full' | 'normal'; busyTimeoutMs?: number }
-  | { kind: 'postgres'; url: string; poolSize?: number };
+  | { kind: 'postgres'; url: string; poolSize?: number; statementTimeoutMs?: number };
 
 /** Opens (and migrates) the configured store. */
 export async function openStore(config: StoreConfig): Promise<Store> {
@@ -30,7 +30,11 @@ export async function openStore(config: StoreConfig): Promise<Store> {
         ...(config.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: config.busyTimeoutMs }),
       });
     case 'postgres':
-      return PostgresStore.open(config.poolSize ? { url: config.url, poolSize: config.poolSize } : { url: config.url });
+      return PostgresStore.open({
+        url: config.url,
+        ...(config.poolSize ? { poolSize: config.poolSize } : {}),
+        ...(config.statementTimeoutMs !== undefined ? { statementTimeoutMs: config.statementTimeoutMs } : {}),
+      });
   }
 }
 

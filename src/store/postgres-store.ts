@@ -41,6 +41,8 @@ export interface PostgresStoreOptions {
   url: string;
   /** Connections in this process's pool. */
   poolSize?: number;
+  /** Longest a statement may run before PostgreSQL cancels it (ms; 0 = no limit). Default 30 s. */
+  statementTimeoutMs?: number;
 }
 
 /** Arbitrary but fixed key of the advisory lock that serialises migrations across processes. */
@@ -58,7 +60,12 @@ export class PostgresStore implements Store {
 
   /** Connects, runs pending migrations, and returns the store. */
   static async open(options: PostgresStoreOptions): Promise<PostgresStore> {
-    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.poolSize ?? 10,
+      // A stuck statement is cancelled rather than holding its connection and its locks for ever.
+      statement_timeout: options.statementTimeoutMs ?? 30_000,
+    });
     // An idle client that loses its connection emits 'error'; without a listener that would
     // crash the process. The pool drops the client and the next query gets a fresh one.
     pool.on('error', () => {});
