@@ -5,6 +5,9 @@
  * of the decider corpora (Baton's own and the blind one, never a held-out part), one decision
  * per conversation, each decision the extractor plus `decideHandoff` under the line's policy.
  *
+ * The current detector is also timed without its trained classifier (`model: null`), so the
+ * classifier's own cost shows in the same run.
+ *
  * Both extractors keep per-clause caches, which a benchmark that repeats the same texts would
  * flatter: every pass appends a pass number to each customer message, so no whole message repeats
  * (its earlier clauses do, as they do in production, where the conversation is reread every turn). Each detector is timed over `--rounds` passes after one untimed pass;
@@ -79,6 +82,8 @@ export function benchDecider(options: DeciderBenchOptions) {
   options.progress(`decider: ${conversations.length} conversations from ${BENCH_CORPORA.join(', ')}; ${options.rounds} timed passes each`);
   const baseline = timeDetector(extractBaselineSignals, conversations, options.rounds, 0);
   options.progress(`baseline (pre-issue-13 lexicon): ${baseline.decisions_per_second} decisions/s, p99 ${baseline.p99_ms} ms`);
+  const lexicon = timeDetector((items, policy) => extractSignals(items, policy, { model: null }), conversations, options.rounds, 500);
+  options.progress(`current lexicon alone: ${lexicon.decisions_per_second} decisions/s, p99 ${lexicon.p99_ms} ms`);
   const current = timeDetector(extractSignals, conversations, options.rounds, 1000);
   options.progress(`current: ${current.decisions_per_second} decisions/s, p99 ${current.p99_ms} ms`);
   return {
@@ -88,8 +93,10 @@ export function benchDecider(options: DeciderBenchOptions) {
     rounds: options.rounds,
     node: process.version,
     baseline: { name: 'pre-issue-13 lexicon (src/testing/decider-baseline)', ...baseline },
-    current: { name: 'current detector (src/core/handoff-signals.ts)', ...current },
+    lexicon: { name: 'current detector without its trained classifier (model: null)', ...lexicon },
+    current: { name: 'current detector (src/core/handoff-signals.ts, lexicon and trained classifier)', ...current },
     cost_ratio: Number((baseline.decisions_per_second / current.decisions_per_second).toFixed(2)),
+    classifier_cost_ratio: Number((lexicon.decisions_per_second / current.decisions_per_second).toFixed(2)),
     goal: { max_cost_ratio: 2, max_p99_ms: 1 },
   };
 }

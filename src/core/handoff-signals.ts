@@ -19,6 +19,9 @@ import {
   stem,
 } from './handoff-topics-lexicon.js';
 import { personRequest } from './person-request.js';
+import { classifierSignals } from './classifier-signals.js';
+import { defaultHandoffModel } from './handoff-model.js';
+import type { HandoffModel } from './handoff-classifier.js';
 import { toolSignals } from './tool-signals.js';
 import { AGENT_ALTERNATIVE, TAKE_HELP, WITHDRAW } from './withdrawal.js';
 import { AGENT_FALLBACK, createIntentLog, intentVector, type IntentVector } from './intent-similarity.js';
@@ -28,6 +31,8 @@ import type { TranscriptItem } from './transcript.js';
 
 /** Where a signal fired: the exact text, the transcript item, and the offset of the text in it. */
 const At = { evidence: z.string(), index: z.number().int().nonnegative(), offset: z.number().int().nonnegative() };
+/** A signal the trained classifier added (`classifier-signals.ts`): its name, the head that fired, and its score. */
+const ByClassifier = { classifier: z.object({ model: z.string(), head: z.string(), score: z.number() }).optional() };
 
 /**
  * One observation about a conversation, with the text it fired on. Signals are facts, not
@@ -36,11 +41,11 @@ const At = { evidence: z.string(), index: z.number().int().nonnegative(), offset
  */
 export const SignalSchema = z.discriminatedUnion('kind', [
   /** The customer asks for a person, or accepts the agent's offer of one. */
-  z.object({ kind: z.literal('human_request'), ...At }),
+  z.object({ kind: z.literal('human_request'), ...At, ...ByClassifier }),
   /** The customer refuses a person ("don't transfer me"); it cancels an earlier request. */
   z.object({ kind: z.literal('human_declined'), ...At }),
-  z.object({ kind: z.literal('safety'), topic: z.enum(['self_harm', 'danger', 'medical']), ...At }),
-  z.object({ kind: z.literal('policy_topic'), topic: z.enum(['complaint', 'bereavement', 'legal']), ...At }),
+  z.object({ kind: z.literal('safety'), topic: z.enum(['self_harm', 'danger', 'medical']), ...At, ...ByClassifier }),
+  z.object({ kind: z.literal('policy_topic'), topic: z.enum(['complaint', 'bereavement', 'legal']), ...At, ...ByClassifier }),
   z.object({ kind: z.literal('no_capability'), cause: z.enum(['tool_disabled', 'tool_unavailable', 'out_of_scope']), ...At }),
   /** A write tool call and its amount, whatever the limit. */
   z.object({ kind: z.literal('write_amount'), tool: z.string(), amount: z.number(), ...At }),
@@ -152,12 +157,19 @@ interface Asked {
 }
 const NOTHING_ASKED: Asked = { stems: new Set(), intents: [], vector: new Map() };
 
+/** Options of the default extractor. */
+export interface ExtractOptions {
+  /** The trained classifier behind the lexicon (`classifier-signals.ts`); `null` reads with the lexicon alone. */
+  model?: HandoffModel | null;
+}
+
 /**
  * The default signal extractor: lexicons and patterns over the customer's words (clause by
- * clause, with negation and reported speech in scope), the agent's offers, and the tool log.
- * Deterministic and offline.
+ * clause, with negation and reported speech in scope), the trained classifier where the lexicon
+ * found nothing, the agent's offers, and the tool log. Deterministic and offline.
  */
-export function extractSignals(items: readonly TranscriptItem[], policy: DeciderPolicy): Signal[] {
+export function extractSignals(items: readonly TranscriptItem[], policy: DeciderPolicy, options: ExtractOptions = {}): Signal[] {
+  const model = options.model === undefined ? defaultHandoffModel() : options.model;
   const signals: Signal[] = [];
   const intents = createIntentLog();
   // The agent's last turn failed to understand: the next turn likely says the same in other words.
@@ -230,6 +242,14 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
       const risk = safetyTopic(whole.replace(/[.!?;:,\n]+/g, ' ').replace(/\s+/g, ' '));
       if (risk) found.push({ kind: 'safety', topic: risk, evidence: item.text.trim(), index, offset: 0 });
     }
+    if (model !== null) {
+      const inContext = clauses.map((clause, k) => ({
+        clause,
+        next: clauses[k + 1]?.norm,
+        prev: sameSentence(item.text, clauses[k - 1], clause),
+      }));
+      found.push(...classifierSignals(model, inContext, index, found));
+    }
     // A death mentioned about the customer's own account is not a bereavement case.
     if (OWN_MATTER.test(whole) && !THEIR_MATTER.test(whole)) {
       for (let i = found.length - 1; i >= 0; i--) {
@@ -266,4 +286,4 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
 }
 
 /** The default extractor as a port implementation. */
-export const lexiconSignalExtractor: SignalExtractor = { extract: extractSignals };
+export const lexiconSignalExtractor: SignalExtractor = { extract: (items, policy) => extractSignals(items, policy) };

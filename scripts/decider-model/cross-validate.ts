@@ -1,0 +1,110 @@
+/**
+ * Cross-validation of the classifier on the development parts: cases are split into folds by the
+ * phrasing that carries their label (`caseExamples`' group), a model is trained on the other
+ * folds, and each case is decided (the whole decider, lexicon and classifier) by the model that
+ * never saw it. Thresholds are chosen on these out-of-fold decisions, never on a held-out part.
+ */
+import { decideHandoff, extractSignals } from '../../src/core/index.js';
+import { loadHandoffModel, type HandoffModel, type HandoffModelData } from '../../src/core/handoff-classifier.js';
+import { DecideLineSchema } from '../../src/cli/decide-command.js';
+import type { DeciderAnswer, DeciderCase } from '../../src/testing/decider-corpus.js';
+import { caseExamples, foldOf, type Example } from './examples.js';
+import { train, type HyperParameters } from './train.js';
+
+/** A threshold setting tried. */
+export type Thresholds = HandoffModelData['thresholds'];
+
+/** Pooled out-of-fold figures of one threshold setting. */
+export interface Trial {
+  thresholds: Thresholds;
+  recall: number;
+  safetyRecall: number;
+  falsePositiveRate: number;
+  rightReason: number;
+  /** Each case's out-of-fold answer, by case id. */
+  answers: Map<string, DeciderAnswer>;
+}
+
+/** The grid: person-request and topic thresholds together, safety at or below them. */
+export function thresholdGrid(): Thresholds[] {
+  const out: Thresholds[] = [];
+  const steps = [0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
+  for (const p of steps) for (const s of steps) if (s <= p) out.push({ safety: s, person_request: p, topic: p });
+  return out;
+}
+
+/** The decider's answer for a case with a given model (`null`: the lexicon alone). */
+export function answerWith(c: DeciderCase, model: HandoffModel | null): DeciderAnswer {
+  const line = DecideLineSchema.parse(c.conversation);
+  const d = decideHandoff(extractSignals(line.messages, line.policy, { model }), line.policy);
+  return { handoff: d.handoff, reason: d.reason };
+}
+
+/** Pooled figures of answers over cases. */
+export function pooled(cases: readonly DeciderCase[], answers: ReadonlyMap<string, DeciderAnswer>) {
+  let pos = 0;
+  let caught = 0;
+  let right = 0;
+  let neg = 0;
+  let fp = 0;
+  let safety = 0;
+  let safetyCaught = 0;
+  for (const c of cases) {
+    const a = answers.get(c.id);
+    const handoff = a !== undefined && !('error' in a) && a.handoff;
+    if (c.expect.handoff) {
+      pos += 1;
+      if (handoff) caught += 1;
+      if (handoff && a !== undefined && !('error' in a) && a.reason === c.expect.reason) right += 1;
+      if (c.expect.reason === 'safety') {
+        safety += 1;
+        if (handoff) safetyCaught += 1;
+      }
+    } else {
+      neg += 1;
+      if (handoff) fp += 1;
+    }
+  }
+  const r = (a: number, b: number) => (b === 0 ? 1 : a / b);
+  return { recall: r(caught, pos), safetyRecall: r(safetyCaught, safety), falsePositiveRate: r(fp, neg), rightReason: r(right, caught) };
+}
+
+/** Runs `folds`-fold cross-validation and returns every threshold setting's pooled figures. */
+export function crossValidate(cases: readonly DeciderCase[], hp: HyperParameters, folds: number, log: (s: string) => void): Trial[] {
+  const examples = new Map<string, Example[]>();
+  for (const c of cases) examples.set(c.id, caseExamples(c));
+  const foldOfCase = new Map(cases.map((c) => [c.id, foldOf(examples.get(c.id)?.[0]?.group ?? c.id, folds)]));
+  const grid = thresholdGrid();
+  const answers = grid.map(() => new Map<string, DeciderAnswer>());
+  for (let fold = 0; fold < folds; fold++) {
+    const trainOn = cases.filter((c) => foldOfCase.get(c.id) !== fold).flatMap((c) => examples.get(c.id) ?? []);
+    const test = cases.filter((c) => foldOfCase.get(c.id) === fold);
+    const data = train(trainOn, hp, { trainedAt: `cv-fold-${fold}`, script: 'cross-validation', corpora: ['dev'], thresholds: grid[0]! });
+    const base = loadHandoffModel(data);
+    grid.forEach((thresholds, g) => {
+      // Same weights (and so the same score cache), other thresholds.
+      const model: HandoffModel = { ...base, data: { ...base.data, thresholds } };
+      for (const c of test) answers[g]?.set(c.id, answerWith(c, model));
+    });
+    log(`fold ${fold + 1}/${folds}: trained on ${trainOn.length} examples, decided ${test.length} cases`);
+  }
+  return grid.map((thresholds, g) => {
+    const a = answers[g] ?? new Map<string, DeciderAnswer>();
+    return { thresholds, ...pooled(cases, a), answers: a };
+  });
+}
+
+/**
+ * The setting chosen: the highest recall plus safety recall whose false-positive rate stays
+ * within `maxFpr`; on a tie the lower safety threshold (safety errs toward a person).
+ */
+export function chooseThresholds(trials: readonly Trial[], maxFpr: number): Trial {
+  const ok = trials.filter((t) => t.falsePositiveRate <= maxFpr);
+  const pool = ok.length > 0 ? ok : trials;
+  return [...pool].sort(
+    (a, b) =>
+      b.recall + b.safetyRecall - (a.recall + a.safetyRecall) ||
+      a.falsePositiveRate - b.falsePositiveRate ||
+      a.thresholds.safety - b.thresholds.safety,
+  )[0]!;
+}

@@ -1,0 +1,120 @@
+/**
+ * Signals from the trained classifier (`handoff-classifier.ts`), added only where the lexicon
+ * found none of their kind in the message, so a decision stays explainable: the evidence is the
+ * clause the classifier fired on, and the signal names the classifier and its score. Scope is the
+ * lexicon's: the same negation, reported-speech, past-habit, hypothetical and refusal judgements
+ * (`handoff-lexicon.ts`, `person-request-frames.ts`) apply, from the word that carried the score;
+ * withdrawal and a refused transfer work on these signals as on the lexicon's (`handoff-signals.ts`,
+ * `decide-handoff.ts`). Safety errs toward a person: its threshold is lower, and it is scoped as
+ * the lexicon's safety signs are — never negated, the medical figures of speech and history aside.
+ */
+import { REFUSAL, hasRequestLead, isNegatedBefore, isReportedBefore, isThirdPartySubject, words, type Clause } from './handoff-lexicon.js';
+import { THING_DIED } from './handoff-topics-lexicon.js';
+import { anchorWord, scoreClause, SAFETY_TOPIC_HEADS, type FiringHead, type HandoffModel } from './handoff-classifier.js';
+import { PAST_HABIT, isCondition, isHypothetical } from './person-request-frames.js';
+import { MEDICAL_HISTORY, MEDICAL_HYPERBOLE } from './safety-lexicon.js';
+import type { Signal } from './handoff-signals.js';
+
+/** A clause of a customer message with what the lexicon's scope rules read beside it. */
+export interface ClauseInContext {
+  clause: Clause;
+  /** The next clause of the message, canonical ("Human? No."). */
+  next: string | undefined;
+  /** The clause before, when no full stop separates them (a condition reaches that far). */
+  prev: string | undefined;
+}
+
+/** The name a classifier signal carries: which model, which head, and the score it fired on. */
+export const classifierName = (model: HandoffModel): string => `handoff-classifier@${model.data.provenance.trainedAt}`;
+
+type Topic = 'complaint' | 'legal' | 'bereavement';
+
+/** Whether the word the score rests on is in scope: (safety aside) not negated, reported, habitual or hypothetical. */
+function inScope(norm: string, start: number, end: number, head: FiringHead, c: ClauseInContext): boolean {
+  // Safety is scoped as the lexicon scopes it: never negated ("I can't go on" is no denial).
+  if (head === 'safety') return true;
+  const before = norm.slice(0, start);
+  // Judged at the anchor and at the clause's end: the anchor is the classifier's best guess, so
+  // a negation anywhere near either keeps the signal out ("a human? no, not needed").
+  if (isNegatedBefore(before) || isNegatedBefore(norm)) return false;
+  // The anchor is a noun more often than a frame's first word: reported speech and a question about
+  // the procedure ("do I have to talk to a manager") are judged at every word before it, as if a frame started there.
+  if (prefixes(before).some(isReportedBefore) || PAST_HABIT.test(before) || isThirdPartySubject(before)) return false;
+  if (head === 'person_request') {
+    if (c.next !== undefined && REFUSAL.test(c.next)) return false;
+    if (!askedFor(before)) return false;
+    const afterCondition = c.prev !== undefined && isCondition(c.prev);
+    if (isHypothetical(norm, start, end, afterCondition) || isHypothetical(norm, norm.length, norm.length, afterCondition)) return false;
+  }
+  return !(head === 'bereavement' && THING_DIED.test(norm));
+}
+
+/**
+ * Whether the words before the anchor ask, as the lexicon's frames need: nothing at all ("human
+ * please"), or a request lead somewhere before it ("can I just get one of your people"). A
+ * statement or question about a person ("are you a real person", "someone emailed me") has none.
+ */
+function askedFor(before: string): boolean {
+  const ps = prefixes(before);
+  return ps.length === 0 || ps.some(hasRequestLead);
+}
+
+/** The texts of the first one, two, … words of `before`. */
+function prefixes(before: string): string[] {
+  const ws = words(before);
+  return ws.map((_, k) => ws.slice(0, k + 1).join(' '));
+}
+
+/**
+ * The classifier's signals for one customer message (item `index`), given what the lexicon
+ * already found in it (`found`): a kind the lexicon found anywhere in the message is left to it.
+ */
+export function classifierSignals(
+  model: HandoffModel,
+  clauses: readonly ClauseInContext[],
+  index: number,
+  found: readonly Signal[],
+): Signal[] {
+  const lexicon = {
+    safety: found.some((s) => s.kind === 'safety'),
+    person: found.some((s) => s.kind === 'human_request' || s.kind === 'human_declined'),
+    topic: found.some((s) => s.kind === 'policy_topic'),
+  };
+  const { thresholds } = model.data;
+  const name = classifierName(model);
+  const out: Signal[] = [];
+  const fired = { safety: false, person: false, topics: new Set<Topic>() };
+  for (const c of clauses) {
+    const { norm, text, start } = c.clause;
+    const scores = scoreClause(model, norm);
+    const p = scores.probability;
+    const at = (head: FiringHead) => ({ evidence: text, index, offset: start, classifier: { model: name, head, score: round(p[head]) } });
+    const ok = (head: FiringHead) => {
+      const w = anchorWord(model, scores.features, head);
+      return w !== undefined && inScope(norm, w.start, w.start + w.word.length, head, c);
+    };
+    if (!lexicon.safety && !fired.safety && p.safety >= thresholds.safety && ok('safety')) {
+      const topic = SAFETY_TOPIC_HEADS.reduce((a, b) => (p[b] > p[a] ? b : a));
+      // The lexicon's guards on medical figures of speech ("dying to know") and history hold here too.
+      if (!(topic === 'medical' && (MEDICAL_HYPERBOLE.test(norm) || MEDICAL_HISTORY.test(norm)))) {
+        out.push({ kind: 'safety', topic, ...at('safety') });
+        fired.safety = true;
+      }
+    }
+    if (!lexicon.person && !fired.person && p.person_request >= thresholds.person_request && ok('person_request')) {
+      out.push({ kind: 'human_request', ...at('person_request') });
+      fired.person = true;
+    }
+    if (!lexicon.topic) {
+      for (const topic of ['complaint', 'legal', 'bereavement'] as const) {
+        if (!fired.topics.has(topic) && p[topic] >= thresholds.topic && ok(topic)) {
+          out.push({ kind: 'policy_topic', topic, ...at(topic) });
+          fired.topics.add(topic);
+        }
+      }
+    }
+  }
+  return out;
+}
+
+const round = (x: number) => Math.round(x * 1000) / 1000;

@@ -1,0 +1,118 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_DECIDER_POLICY } from './decider-policy.js';
+import { decideHandoff } from './decide-handoff.js';
+import { anchorWord, loadHandoffModel, scoreClause } from './handoff-classifier.js';
+import { HANDOFF_MODEL_DATA } from './handoff-model-data.js';
+import { defaultHandoffModel } from './handoff-model.js';
+import { extractSignals } from './handoff-signals.js';
+import { FEATURE_BUCKETS, fnv1a, textFeatures } from './text-features.js';
+
+const decide = (text: string, model = defaultHandoffModel()) =>
+  decideHandoff(extractSignals([{ role: 'customer', text }], DEFAULT_DECIDER_POLICY, { model }), DEFAULT_DECIDER_POLICY);
+const lexiconOnly = (text: string) =>
+  decideHandoff(extractSignals([{ role: 'customer', text }], DEFAULT_DECIDER_POLICY, { model: null }), DEFAULT_DECIDER_POLICY);
+
+// Written for this test, in no corpus (checked below against the development parts), and missed by the lexicon alone.
+const PARAPHRASES = [
+  ["I'd prefer dealing with one of your team members", 'customer_request'],
+  ["i have a bottle of pills and i'm going to take them all", 'safety'],
+  ['my brother has a bottle of pills and says he is going to take them all', 'safety'],
+] as const;
+
+describe('the hashed features', () => {
+  it('hash with FNV-1a, 32 bits', () => {
+    expect(fnv1a('')).toBe(0x811c9dc5);
+    expect(fnv1a('a')).toBe(0xe40c292c);
+    expect(fnv1a('foobar')).toBe(0xbf9cf968);
+  });
+
+  it('are buckets below the table size, of unit length, each credited to a word', () => {
+    const f = textFeatures('can i talk to a human');
+    expect([...f.values.keys()].every((b) => b >= 0 && b < FEATURE_BUCKETS)).toBe(true);
+    const length = Math.sqrt([...f.values.values()].reduce((s, v) => s + v * v, 0));
+    expect(length).toBeCloseTo(1, 10);
+    expect(f.words.map((w) => w.word)).toEqual(['can', 'i', 'talk', 'to', 'a', 'human']);
+    expect(new Set(f.words.flatMap((w) => w.buckets)).size).toBe(f.values.size);
+  });
+});
+
+describe('the shipped model', () => {
+  it('loads, and matches its committed provenance and cross-validation report', () => {
+    const model = loadHandoffModel(HANDOFF_MODEL_DATA);
+    const p = model.data.provenance;
+    expect(model.weights.size).toBe(p.features);
+    expect(p.features).toBeLessThanOrEqual(20_000);
+    expect(p.script).toBe('scripts/train-decider-model.ts');
+    expect(p.corpora).toEqual(['data/decider/blind-dev.jsonl', 'data/decider/own-dev.jsonl']);
+    expect(p.corpora.some((c) => /holdout/.test(c))).toBe(false);
+    const cv = JSON.parse(readFileSync(new URL('../../data/decider/classifier-cv.json', import.meta.url), 'utf8')) as {
+      trainedAt: string;
+      chosen: unknown;
+      hyperParameters: Record<string, unknown>;
+    };
+    expect(model.data.thresholds).toEqual(cv.chosen);
+    expect(p.trainedAt).toBe(cv.trainedAt);
+    for (const [k, v] of Object.entries(cv.hyperParameters)) expect(p.hyperParameters[k]).toBe(v);
+  });
+
+  it('refuses malformed data', () => {
+    expect(() => loadHandoffModel({ ...HANDOFF_MODEL_DATA, heads: ['safety'] })).toThrow(/heads/);
+    expect(() => loadHandoffModel({ ...HANDOFF_MODEL_DATA, features: 'zz:1,2' })).toThrow(/malformed/);
+    expect(() => loadHandoffModel({ ...HANDOFF_MODEL_DATA, version: 2 })).toThrow();
+  });
+
+  it('is deterministic: the same scores from a fresh load, whatever was scored before', () => {
+    const text = "i'd prefer dealing with one of your team members";
+    const first = scoreClause(defaultHandoffModel(), text).probability;
+    scoreClause(defaultHandoffModel(), 'something else entirely');
+    const fresh = loadHandoffModel(HANDOFF_MODEL_DATA);
+    expect(scoreClause(fresh, text).probability).toEqual(first);
+  });
+
+  it('says which word carried a score', () => {
+    const model = defaultHandoffModel();
+    const scores = scoreClause(model, 'hello there can i get a human please');
+    expect(anchorWord(model, scores.features, 'person_request')?.word).toBe('human');
+  });
+});
+
+describe('the classifier behind the lexicon', () => {
+  const devText = ['blind-dev.jsonl', 'own-dev.jsonl']
+    .map((name) => readFileSync(new URL(`../../data/decider/${name}`, import.meta.url), 'utf8').toLowerCase())
+    .join('\n');
+
+  it.each(PARAPHRASES)('fires on a paraphrase the lexicon misses: %s → %s', (text, reason) => {
+    expect(devText.includes(text.toLowerCase())).toBe(false);
+    expect(lexiconOnly(text).handoff).toBe(false);
+    const d = decide(text);
+    expect(d.reason).toBe(reason);
+    const signal = d.signals[0];
+    expect(signal && 'classifier' in signal ? signal.classifier?.model : undefined).toMatch(/^handoff-classifier@/);
+    expect(d.evidence).toBe(text);
+  });
+
+  it.each([
+    ["I don't want to deal with one of your team members", 'negated'],
+    ["my friend said I'd prefer dealing with one of your team members", 'reported'],
+    ["if it fails I'd prefer dealing with one of your team members", 'hypothetical'],
+  ])('keeps the lexicon scope: %s (%s) hands nothing off', (text) => {
+    expect(decide(text).handoff).toBe(false);
+  });
+
+  it('is refused like a lexicon request: a refusal after it cancels it', () => {
+    const items = [
+      { role: 'customer' as const, text: "I'd prefer dealing with one of your team members" },
+      { role: 'agent' as const, text: 'The wait is about 40 minutes, or I can look at it myself.' },
+      { role: 'customer' as const, text: 'never mind, no transfer, you look at it' },
+    ];
+    const d = decideHandoff(extractSignals(items, DEFAULT_DECIDER_POLICY), DEFAULT_DECIDER_POLICY);
+    expect(d.handoff).toBe(false);
+  });
+
+  it('adds nothing where the lexicon already found the kind', () => {
+    const d = decide('can I talk to a human?');
+    expect(d.reason).toBe('customer_request');
+    expect(d.signals.every((s) => !('classifier' in s) || s.classifier === undefined)).toBe(true);
+  });
+});

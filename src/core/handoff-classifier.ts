@@ -1,0 +1,117 @@
+/**
+ * The decider's trained classifier of customer text: one-vs-rest logistic regression over the
+ * hashed features of `text-features.ts`, trained by `scripts/train-decider-model.ts` on the
+ * decider corpora's development parts only, its weights shipped as data
+ * (`handoff-model-data.ts`). It only scores a clause; `classifier-signals.ts` turns a score
+ * into a signal, with the lexicon's scope judgement. Pure, deterministic, no weights from a hub.
+ */
+import { z } from 'zod';
+import { FEATURE_BUCKETS, textFeatures, type FeatureWord, type TextFeatures } from './text-features.js';
+
+/** What the classifier scores: whether a clause raises safety, asks for a person, or raises a reserved topic. */
+export const FIRING_HEADS = ['safety', 'person_request', 'complaint', 'legal', 'bereavement'] as const;
+/** Which kind of safety, scored only to name the topic of a safety signal the first head fired. */
+export const SAFETY_TOPIC_HEADS = ['self_harm', 'danger', 'medical'] as const;
+/** Every head of the model, in the order of its weights. */
+export const MODEL_HEADS = [...FIRING_HEADS, ...SAFETY_TOPIC_HEADS] as const;
+/** One head of the model. */
+export type ModelHead = (typeof MODEL_HEADS)[number];
+/** A head that fires a signal. */
+export type FiringHead = (typeof FIRING_HEADS)[number];
+
+/**
+ * The shipped form of a model: provenance, thresholds, biases, and the kept features as one
+ * string, `bucket(base 36):w,w,…;` with one integer weight per head, divided by `scale`.
+ */
+export const HandoffModelDataSchema = z.object({
+  version: z.literal(1),
+  provenance: z.object({
+    trainedAt: z.string(),
+    script: z.string(),
+    corpora: z.array(z.string()).min(1),
+    hyperParameters: z.record(z.string(), z.union([z.number(), z.string()])),
+    examples: z.number().int().nonnegative(),
+    features: z.number().int().nonnegative(),
+  }),
+  heads: z.array(z.string()),
+  thresholds: z.object({ safety: z.number(), person_request: z.number(), topic: z.number() }),
+  bias: z.array(z.number()),
+  scale: z.number().positive(),
+  features: z.string(),
+});
+export type HandoffModelData = z.infer<typeof HandoffModelDataSchema>;
+
+/** A loaded model: weights by bucket, a row of one weight per head. */
+export interface HandoffModel {
+  readonly data: HandoffModelData;
+  readonly weights: ReadonlyMap<number, Float64Array>;
+  readonly bias: Float64Array;
+}
+
+/** Validates shipped model data and builds the bucket → weights table. A malformed model is a bug: it throws. */
+export function loadHandoffModel(input: unknown): HandoffModel {
+  const data = HandoffModelDataSchema.parse(input);
+  if (data.heads.join() !== MODEL_HEADS.join()) throw new Error(`model heads ${data.heads.join()} are not ${MODEL_HEADS.join()}`);
+  if (data.bias.length !== MODEL_HEADS.length) throw new Error('model bias: one per head');
+  const weights = new Map<number, Float64Array>();
+  for (const entry of data.features.split(';')) {
+    if (entry === '') continue;
+    const [key, row] = entry.split(':');
+    const b = parseInt(key ?? '', 36);
+    const values = (row ?? '').split(',').map((w) => Number(w) / data.scale);
+    if (!(b >= 0 && b < FEATURE_BUCKETS) || values.length !== MODEL_HEADS.length || values.some((v) => !Number.isFinite(v)))
+      throw new Error(`model feature entry "${entry.slice(0, 40)}" is malformed`);
+    weights.set(b, Float64Array.from(values));
+  }
+  return { data, weights, bias: Float64Array.from(data.bias) };
+}
+
+const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
+
+/** A clause's scores: the probability of each head, and the features they came from. */
+export interface ClauseScores {
+  probability: Readonly<Record<ModelHead, number>>;
+  features: TextFeatures;
+}
+
+// A clause's scores depend on its text and the weights alone (not the thresholds); the decider
+// rereads clauses every turn.
+const cache = new WeakMap<ReadonlyMap<number, Float64Array>, Map<string, ClauseScores>>();
+
+/** Scores a canonical clause on every head. Cached per model. */
+export function scoreClause(model: HandoffModel, norm: string): ClauseScores {
+  let known = cache.get(model.weights);
+  if (known === undefined) cache.set(model.weights, (known = new Map()));
+  const hit = known.get(norm);
+  if (hit !== undefined) return hit;
+  const features = textFeatures(norm);
+  const z = Float64Array.from(model.bias);
+  for (const [b, v] of features.values) {
+    const row = model.weights.get(b);
+    if (row) for (let h = 0; h < z.length; h++) z[h] = (z[h] ?? 0) + (row[h] ?? 0) * v;
+  }
+  const probability = Object.fromEntries(MODEL_HEADS.map((head, h) => [head, sigmoid(z[h] ?? 0)])) as Record<ModelHead, number>;
+  const scores = { probability, features };
+  if (known.size >= 20_000) known.clear();
+  known.set(norm, scores);
+  return scores;
+}
+
+/**
+ * The word that carried a head's score most (the largest summed weight of its features): where
+ * the scope judgement of a classifier signal starts, as a lexicon match's start does.
+ */
+export function anchorWord(model: HandoffModel, features: TextFeatures, head: ModelHead): FeatureWord | undefined {
+  const h = MODEL_HEADS.indexOf(head);
+  let best: FeatureWord | undefined;
+  let bestWeight = -Infinity;
+  for (const w of features.words) {
+    let sum = 0;
+    for (const b of w.buckets) sum += (model.weights.get(b)?.[h] ?? 0) * (features.values.get(b) ?? 0);
+    if (sum > bestWeight) {
+      bestWeight = sum;
+      best = w;
+    }
+  }
+  return best;
+}
