@@ -84,6 +84,8 @@ describe('RoutingBoard', () => {
     b.submit(request('low', general), 1);
     b.submit(request('high', { ...general, priority: 50 }), 2);
     expect(b.positionOf('low')).toEqual({ ahead: 1, unitsAhead: 1 });
+    expect(b.positionFor('queue_general', 50)).toEqual({ ahead: 1, unitsAhead: 1 });
+    expect(b.positionFor('queue_general', 10)).toEqual({ ahead: 2, unitsAhead: 2 });
     b.accept(r0?.[2] ?? '', 3);
     expect(reserved(b.complete('r0', 100))).toEqual([['high', 'cy', 'res_2']]);
   });

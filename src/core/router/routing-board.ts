@@ -179,6 +179,19 @@ export class RoutingBoard {
     return { ahead, unitsAhead };
   }
 
+  /** Where a new request of `priority` would stand in `queue` if it were submitted now (behind its equals). */
+  positionFor(queue: string, priority: number): QueuePosition {
+    let ahead = 0;
+    let unitsAhead = 0;
+    for (const other of this.waiting) {
+      if (other.request.priority < priority) break;
+      if (this.queueOf(other) !== queue) continue;
+      ahead += 1;
+      unitsAhead += this.weights[other.request.channel];
+    }
+    return { ahead, unitsAhead };
+  }
+
   /** Requests waiting for a person (not reserved, not assigned). */
   waitingCount(): number {
     return this.waiting.length;
