@@ -41,6 +41,13 @@ describe('chooseAssignee', () => {
     });
   });
 
+  it('packs with best fit: the fewest free units that still fit', () => {
+    const candidates = [person('staff_a', ['billing'], 100, 2), person('staff_b', ['billing'], 200, 2)];
+    const load = new Map([['staff_b', 1]]);
+    expect(chooseAssignee(chat, candidates, load, { weights: W, order: 'best_fit' })).toEqual({ type: 'chosen', staffId: 'staff_b' });
+    expect(chooseAssignee(chat, candidates, load, longest)).toEqual({ type: 'chosen', staffId: 'staff_a' });
+  });
+
   it('never offers to someone excluded, unavailable, unskilled or full, and says why', () => {
     const a = person('staff_a', ['billing'], 0);
     expect(chooseAssignee({ ...chat, excluded: new Set(['staff_a']) }, [a], new Map(), longest)).toEqual({

@@ -33,7 +33,8 @@ export const hasSkills = (staff: RoutingStaff, skills: readonly string[]): boole
  * The best eligible person for a request, or why nobody is: eligible means every required skill,
  * never excluded (declined or timed out before), presence `available`, and room for one more item of
  * the request's channel. Among the eligible, the longest idle first (`longest_idle`, ties by id) or
- * the one with the most free units (`most_free_capacity`, then longest idle). Pure.
+ * the one with the most free units (`most_free_capacity`) or the fewest that still fit (`best_fit`),
+ * each then longest idle. Pure.
  */
 export function chooseAssignee(
   request: AssigneeRequest,
@@ -69,6 +70,7 @@ export function chooseAssignee(
 
 function better(a: AssigneeCandidate, aFree: number, b: AssigneeCandidate, bFree: number, order: AssignmentOrder): boolean {
   if (order === 'most_free_capacity' && aFree !== bFree) return aFree > bFree;
+  if (order === 'best_fit' && aFree !== bFree) return aFree < bFree;
   if (a.idleSinceMs !== b.idleSinceMs) return a.idleSinceMs < b.idleSinceMs;
   return a.staff.id < b.staff.id;
 }

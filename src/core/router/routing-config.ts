@@ -42,8 +42,13 @@ export const RoutingStaffSchema = z
   .strict();
 export type RoutingStaff = z.infer<typeof RoutingStaffSchema>;
 
-/** Which eligible person is offered the item first. */
-export const AssignmentOrderSchema = z.enum(['longest_idle', 'most_free_capacity']);
+/**
+ * Which eligible person is offered the item first: the longest idle (Twilio's default, fair to
+ * staff); the one with the most free units (spreads work); or the one with the fewest free units
+ * that still fit (`best_fit`: packs small items so that whole people stay free for heavy ones,
+ * such as a callback that needs two units on one person).
+ */
+export const AssignmentOrderSchema = z.enum(['longest_idle', 'most_free_capacity', 'best_fit']);
 export type AssignmentOrder = z.infer<typeof AssignmentOrderSchema>;
 
 /** What a queue offers when no capacity backs a promise (its hours are over, or nobody eligible is on shift). */

@@ -17,11 +17,25 @@ describe('QueueWaitEstimator', () => {
     const e = new QueueWaitEstimator({ ...DEFAULT_WAIT_ESTIMATOR, promiseMarginMs: 0 });
     for (const ms of [200_000, 400_000]) e.recordServed(ms, 1);
     expect(e.meanHoldingMs()).toBe(300_000);
-    const est = e.estimate({ unitsAhead: 3, units: 1, unitsOnShift: 10 });
+    const est = e.estimate({ channel: 'chat', unitsAhead: 3, units: 1, unitsOnShift: 10 });
     expect(est?.pointMs).toBeCloseTo(4 * 30_000, 6);
     expect(est?.boundMs).toBeCloseTo(gammaQuantile(4, 0.9) * 30_000, 6);
     expect(est?.promiseMs).toBeCloseTo(gammaQuantile(4, 0.995) * 30_000, 6);
-    expect(e.estimate({ unitsAhead: 0, units: 1, unitsOnShift: 0 })).toBeNull();
+    expect(e.estimate({ channel: 'chat', unitsAhead: 0, units: 1, unitsOnShift: 0 })).toBeNull();
+  });
+
+  it('calibrates against its own history once a channel has enough waits', () => {
+    const e = new QueueWaitEstimator({ ...DEFAULT_WAIT_ESTIMATOR, promiseMarginMs: 0, minHistory: 10, historySize: 10 });
+    e.recordServed(300_000, 1);
+    const first = e.estimate({ channel: 'callback', unitsAhead: 3, units: 1, unitsOnShift: 10 });
+    if (first === null) throw new Error('expected an estimate');
+    // model 120 s, spread √4 · 30 s = 60 s; actual waits of 120 + 60·z for z = 0 … 9.
+    for (let z = 0; z < 10; z += 1) e.recordWait('callback', first, 120_000 + 60_000 * z);
+    const next = e.estimate({ channel: 'callback', unitsAhead: 3, units: 1, unitsOnShift: 10 });
+    expect(next?.pointMs).toBeCloseTo(120_000 + 60_000 * 5, 6);
+    expect(next?.boundMs).toBeCloseTo(120_000 + 60_000 * 9, 6);
+    // Chats have no history yet: the bare model.
+    expect(e.estimate({ channel: 'chat', unitsAhead: 3, units: 1, unitsOnShift: 10 })?.pointMs).toBeCloseTo(120_000, 6);
   });
 
   it('charges time lost to declined offers to the next served item', () => {

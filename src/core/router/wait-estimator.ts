@@ -4,7 +4,7 @@ import { gammaQuantile } from './gamma-quantile.js';
 export interface WaitEstimatorOptions {
   /** Weight of the newest observation in the moving mean of holding time (0.02 ≈ the last 50 items). */
   smoothing: number;
-  /** Holding time per item assumed until the queue has history, in ms. */
+  /** Holding time per capacity unit assumed until the queue has history, in ms. */
   priorHoldingMs: number;
   /** The quantile stated to the customer as the upper bound ("usually within …"). */
   boundQuantile: number;
@@ -12,6 +12,10 @@ export interface WaitEstimatorOptions {
   promiseQuantile: number;
   /** Added to the promise: one unanswered offer's timeout, since an offer can go unanswered. */
   promiseMarginMs: number;
+  /** Recent waits kept per channel to calibrate the model against (the newest replace the oldest). */
+  historySize: number;
+  /** Waits needed on a channel before its own history is used instead of the bare model. */
+  minHistory: number;
 }
 
 /** What is told to a waiting customer: a point estimate, the stated upper bound and the promise, in ms. */
@@ -19,6 +23,9 @@ export interface WaitEstimate {
   pointMs: number;
   boundMs: number;
   promiseMs: number;
+  /** The model's mean and spread this estimate was made from (kept to score it when the wait ends). */
+  modelMs: number;
+  spreadMs: number;
 }
 
 /** The defaults: the bound is the 90th percentile; the promise the 99.5th plus a 30 s offer timeout. */
@@ -28,21 +35,58 @@ export const DEFAULT_WAIT_ESTIMATOR: WaitEstimatorOptions = {
   boundQuantile: 0.9,
   promiseQuantile: 0.995,
   promiseMarginMs: 30_000,
+  historySize: 1000,
+  minHistory: 50,
 };
 
+/** Residuals of one channel's past waits, in units of the model's spread. */
+class ResidualHistory {
+  private readonly values: number[] = [];
+  private next = 0;
+  private sorted: number[] | null = null;
+  private sinceSort = 0;
+
+  constructor(private readonly size: number) {}
+
+  add(z: number): void {
+    if (this.values.length < this.size) this.values.push(z);
+    else this.values[this.next] = z;
+    this.next = (this.next + 1) % this.size;
+    this.sinceSort += 1;
+  }
+
+  get length(): number {
+    return this.values.length;
+  }
+
+  quantile(q: number): number {
+    // Re-sorted after every 1% of the window's turnover: the quantiles move slowly anyway.
+    if (this.sorted === null || this.sinceSort > Math.max(1, this.values.length / 100)) {
+      this.sorted = [...this.values].sort((a, b) => a - b);
+      this.sinceSort = 0;
+    }
+    return this.sorted[Math.min(this.sorted.length - 1, Math.floor(q * this.sorted.length))] ?? 0;
+  }
+}
+
 /**
- * A queue's wait estimate from its own history. It keeps a moving mean of the capacity-unit time
- * each served item held (service plus the time lost to offers declined or unanswered before it),
- * so the queue releases units at a rate of (units on shift) / (mean holding). A request with u
- * units ahead of it that needs w units waits, while every unit is busy, for u + w releases: a
- * Gamma(u + w, units / holding) time. The point estimate is its mean, (u + w) · holding / units;
- * the bound and the promise are its quantiles. Exact for M/M/c first come first served; the error
- * elsewhere (priorities, bursts, shifts) is what the simulator measures.
+ * A queue's wait estimate from its own history. The model: the queue keeps a moving mean of the
+ * time each capacity unit is held per item (service plus offers declined or unanswered before it),
+ * so while every unit is busy, units free at a rate of (units on shift) / (mean holding). A request
+ * with u units ahead that needs w waits for k = u + w of them: a Gamma(k, units / holding) time,
+ * mean k · holding / units and spread √k · holding / units — exact for M/M/c first come first
+ * served. Real queues are not M/M/c (priorities overtake, shifts end, a callback needs two units
+ * free on one person), so each channel keeps the residuals of its recent waits, (actual − mean) /
+ * spread, and states mean + spread × their median as the point estimate (the median minimises the
+ * absolute error), × their 90th percentile as the bound, and × their 99.5th plus an offer timeout
+ * as the promise: a split-conformal calibration of the model. Until a channel has history, the
+ * bare Gamma mean and quantiles.
  */
 export class QueueWaitEstimator {
   private holdingMs: number;
   private lostMs = 0;
-  private observed = 0;
+  private observedUnits = 0;
+  private readonly residuals = new Map<string, ResidualHistory>();
 
   constructor(private readonly options: WaitEstimatorOptions = DEFAULT_WAIT_ESTIMATOR) {
     this.holdingMs = options.priorHoldingMs;
@@ -57,30 +101,50 @@ export class QueueWaitEstimator {
   recordServed(heldMs: number, units: number): void {
     const x = heldMs + this.lostMs / Math.max(1, units);
     this.lostMs = 0;
-    this.observed += 1;
-    // Until the window has filled, a plain running mean (no leftover weight on the prior).
-    const alpha = Math.max(this.options.smoothing, 1 / this.observed);
+    this.observedUnits += units;
+    // Weighted by units, so the mean is per unit; a plain running mean until the window fills.
+    const alpha = Math.min(1, Math.max(this.options.smoothing * units, units / this.observedUnits));
     this.holdingMs = (1 - alpha) * this.holdingMs + alpha * x;
   }
 
-  /** The current mean holding time per item, in ms. */
+  /** A wait that was estimated has ended (or is known to be at least `actualMs`, if it was cut short). */
+  recordWait(channel: string, estimate: WaitEstimate, actualMs: number): void {
+    let history = this.residuals.get(channel);
+    if (history === undefined) {
+      history = new ResidualHistory(this.options.historySize);
+      this.residuals.set(channel, history);
+    }
+    history.add((actualMs - estimate.modelMs) / estimate.spreadMs);
+  }
+
+  /** The current mean holding time per capacity unit, in ms. */
   meanHoldingMs(): number {
     return this.holdingMs;
   }
 
   /**
-   * The estimate for a request that needs `units` with `unitsAhead` ahead of it, when `unitsOnShift`
-   * eligible units are on shift; `null` when none are (nothing may then be promised).
+   * The estimate for a request on `channel` that needs `units` with `unitsAhead` ahead of it, when
+   * `unitsOnShift` eligible units are on shift; `null` when none are (nothing may then be promised).
    */
-  estimate(input: { unitsAhead: number; units: number; unitsOnShift: number }): WaitEstimate | null {
+  estimate(input: { channel: string; unitsAhead: number; units: number; unitsOnShift: number }): WaitEstimate | null {
     if (input.unitsOnShift <= 0) return null;
     const k = Math.max(1, Math.round(input.unitsAhead + input.units));
     const scale = this.holdingMs / input.unitsOnShift;
-    return {
-      pointMs: k * scale,
-      boundMs: gammaQuantile(k, this.options.boundQuantile) * scale,
-      promiseMs: gammaQuantile(k, this.options.promiseQuantile) * scale + this.options.promiseMarginMs,
-    };
+    const modelMs = k * scale;
+    const spreadMs = Math.sqrt(k) * scale;
+    const { boundQuantile, promiseQuantile, promiseMarginMs, minHistory } = this.options;
+    const history = this.residuals.get(input.channel);
+    if (history === undefined || history.length < minHistory) {
+      return {
+        pointMs: modelMs,
+        boundMs: gammaQuantile(k, boundQuantile) * scale,
+        promiseMs: gammaQuantile(k, promiseQuantile) * scale + promiseMarginMs,
+        modelMs,
+        spreadMs,
+      };
+    }
+    const at = (q: number) => Math.max(0, modelMs + spreadMs * history.quantile(q));
+    return { pointMs: at(0.5), boundMs: at(boundQuantile), promiseMs: at(promiseQuantile) + promiseMarginMs, modelMs, spreadMs };
   }
 }
 

@@ -18,12 +18,13 @@ export interface SimScenario {
   name: 'mixed' | 'stationary';
   /** Virtual start time (ms since the epoch). */
   startMs: number;
-  queue: RoutingQueue;
-  /** The queue's opening hours; `null`: always open. */
+  /** The queue each channel's conversations go to: chats to the chat team, callbacks to the phone team. */
+  queues: Record<'chat' | 'callback', RoutingQueue>;
+  /** The queues' opening hours; `null`: always open. */
   queueCalendar: AvailabilityCalendar | null;
   staff: SimStaff[];
   weights: ChannelWeights;
-  /** Share of conversations on chat; the rest are callbacks (weight 2). */
+  /** Share of off-hours conversations on chat (in hours, each queue's arrivals follow its own staffing). */
   chatShare: number;
   meanServiceMs: { chat: number; callback: number };
   /** Share of offers declined (after a few seconds) and left unanswered (timing out). */
@@ -41,13 +42,15 @@ export interface SimScenario {
   warmupShare: number;
 }
 
-const QUEUE = RoutingQueueSchema.parse({
-  id: 'queue_support',
-  skills: ['support'],
-  reservationTimeoutSeconds: 30,
-  order: 'longest_idle',
-  whenNoCapacity: { type: 'callback' },
-});
+const queue = (id: string, skill: string) =>
+  RoutingQueueSchema.parse({
+    id,
+    skills: [skill],
+    reservationTimeoutSeconds: 30,
+    order: 'longest_idle',
+    whenNoCapacity: { type: 'callback' },
+  });
+const QUEUES = { chat: queue('queue_chat', 'chat'), callback: queue('queue_phone', 'phone') };
 
 const shift = (timeZone: string, from: string, to: string, holidays: string[] = []) => {
   const h = [{ from, to }];
@@ -58,13 +61,15 @@ const shift = (timeZone: string, from: string, to: string, holidays: string[] = 
   });
 };
 
-const team = (prefix: string, n: number, calendar: AvailabilityCalendar, capacity = 2): SimStaff[] =>
-  Array.from({ length: n }, (_, i) => ({ staff: { id: `${prefix}_${i + 1}`, skills: ['support'], capacity }, shift: calendar }));
+const team = (prefix: string, n: number, calendar: AvailabilityCalendar, skill = 'chat', capacity = 2): SimStaff[] =>
+  Array.from({ length: n }, (_, i) => ({ staff: { id: `${prefix}_${i + 1}`, skills: [skill], capacity }, shift: calendar }));
 
 /**
- * The mixed segment: a Dublin-hours queue (07:00–23:00 Europe/Dublin) staffed from Dublin (two
- * shifts, off on the October bank holiday, Monday 26 October 2026), New York (10:00–18:00) and
- * Tokyo (09:00–17:00, mostly outside the queue's hours: it takes only safety cases there). It
+ * The mixed segment: Dublin-hours queues (07:00–23:00 Europe/Dublin) — chats for the chat team
+ * (capacity 2: two chats at once), callbacks (weight 2) for a phone team (capacity 2: one call) —
+ * staffed from Dublin (two shifts, off on the October bank holiday, Monday 26 October 2026), New
+ * York (10:00–18:00) and Tokyo (09:00–17:00, mostly outside the queues' hours: it takes only safety
+ * cases there). It
  * starts on Saturday 24 October 2026, so it spans Dublin's DST change (25 October, 01:00 UTC)
  * and the holiday; the New York shift moves an hour against Dublin's between the two zones'
  * changes. Chats and callbacks, gold and safety cases, bursts, declines and unanswered offers.
@@ -73,13 +78,17 @@ export function mixedScenario(): SimScenario {
   return {
     name: 'mixed',
     startMs: Date.parse('2026-10-24T00:00:00Z'),
-    queue: QUEUE,
+    queues: QUEUES,
     queueCalendar: shift('Europe/Dublin', '07:00', '23:00'),
     staff: [
-      ...team('staff_dub_early', 4, shift('Europe/Dublin', '07:00', '15:00', ['2026-10-26'])),
-      ...team('staff_dub_late', 3, shift('Europe/Dublin', '15:00', '23:00', ['2026-10-26'])),
-      ...team('staff_nyc', 3, shift('America/New_York', '10:00', '18:00')),
-      ...team('staff_tyo', 1, shift('Asia/Tokyo', '09:00', '17:00')),
+      ...team('staff_dub_early', 8, shift('Europe/Dublin', '07:00', '15:00', ['2026-10-26'])),
+      ...team('staff_dub_late', 6, shift('Europe/Dublin', '15:00', '23:00', ['2026-10-26'])),
+      ...team('staff_nyc', 6, shift('America/New_York', '10:00', '18:00')),
+      ...team('staff_tyo', 3, shift('Asia/Tokyo', '09:00', '17:00')),
+      ...team('staff_dub_phone_early', 8, shift('Europe/Dublin', '07:00', '15:00', ['2026-10-26']), 'phone'),
+      ...team('staff_dub_phone_late', 6, shift('Europe/Dublin', '15:00', '23:00', ['2026-10-26']), 'phone'),
+      ...team('staff_nyc_phone', 6, shift('America/New_York', '10:00', '18:00'), 'phone'),
+      ...team('staff_tyo_phone', 2, shift('Asia/Tokyo', '09:00', '17:00'), 'phone'),
     ],
     weights: DEFAULT_CHANNEL_WEIGHTS,
     chatShare: 0.85,
@@ -103,9 +112,9 @@ export function stationaryScenario(servers = 8): SimScenario {
   return {
     name: 'stationary',
     startMs: Date.parse('2026-10-24T00:00:00Z'),
-    queue: QUEUE,
+    queues: QUEUES,
     queueCalendar: null,
-    staff: Array.from({ length: servers }, (_, i) => ({ staff: { id: `staff_${i + 1}`, skills: ['support'], capacity: 1 }, shift: null })),
+    staff: Array.from({ length: servers }, (_, i) => ({ staff: { id: `staff_${i + 1}`, skills: ['chat'], capacity: 1 }, shift: null })),
     weights: DEFAULT_CHANNEL_WEIGHTS,
     chatShare: 1,
     meanServiceMs: { chat: 6 * 60_000, callback: 6 * 60_000 },

@@ -6,6 +6,7 @@ import {
   routingPriority,
   type Channel,
   type RouterRequest,
+  type RoutingQueue,
   type RoutingEvent,
   type RoutingPromise,
 } from '../../core/router/index.js';
@@ -17,6 +18,7 @@ import type { SimScenario } from './sim-scenario.js';
 /** What became of one simulated conversation. */
 export interface SimConversation {
   arrivalMs: number;
+  channel: Channel;
   safety: boolean;
   measured: boolean;
   promise: RoutingPromise;
@@ -60,45 +62,71 @@ export function simulateSegment(scenario: SimScenario, options: { seed: number; 
   const rng = seededRandom((options.seed * 2654435761 + (scenario.name === 'mixed' ? 1 : 2)) >>> 0);
   const exp = (mean: number) => -Math.log(1 - rng.next()) * mean;
   const uniform = ([lo, hi]: [number, number]) => lo + (hi - lo) * rng.next();
-  const { queue, weights } = scenario;
+  const { weights } = scenario;
+  const queues = [scenario.queues.chat, scenario.queues.callback];
+  const eligible = (staff: { skills: readonly string[] }, queue: RoutingQueue) => queue.skills.every((k) => staff.skills.includes(k));
   const onShift = new Map(scenario.staff.map((s) => [s.staff.id, s.shift === null || isOpenAt(s.shift, scenario.startMs)]));
   let queueOpen = scenario.queueCalendar === null || isOpenAt(scenario.queueCalendar, scenario.startMs);
   let burst = false;
 
-  const board = new RoutingBoard({ queues: [queue], staff: scenario.staff.map((s) => s.staff), weights });
-  const estimator = new QueueWaitEstimator();
+  const board = new RoutingBoard({ queues, staff: scenario.staff.map((s) => s.staff), weights });
+  const estimators = new Map(queues.map((q) => [q.id, new QueueWaitEstimator()]));
+  const estimatorOf = (channel: Channel) => estimators.get(scenario.queues[channel].id) as QueueWaitEstimator;
   const ledger = new SimLedger(scenario.staff, weights, (id) => onShift.get(id) === true);
   const heap = new EventHeap<SimEvent>();
   const promisesCount = { promisesWithoutCapacity: 0, callbacksOutsideHours: 0 };
 
+  // When each person's current shift ends (Infinity: always on), so an estimate counts only the
+  // capacity that stays on shift while the customer waits.
+  const offTimes = new Map<string, number[]>();
+  // Each queue's eligible units coming on (+) and going off (−) shift, in time order.
+  const timeline = new Map<string, Array<{ atMs: number; delta: number }>>(queues.map((q) => [q.id, []]));
+  const shiftEnds = new Map<string, number>();
+  const nextOff = (staffId: string, after: number) => offTimes.get(staffId)?.find((t) => t > after) ?? Infinity;
   for (const s of scenario.staff) {
     if (onShift.get(s.staff.id) === true) board.setPresence(s.staff.id, 'available', scenario.startMs);
     if (s.shift === null) continue;
-    for (const c of calendarChanges(s.shift, scenario.startMs, scenario.startMs + HORIZON_MS)) {
-      heap.push(c.atMs, { kind: 'shift', staffId: s.staff.id, on: c.open });
+    const changes = calendarChanges(s.shift, scenario.startMs, scenario.startMs + HORIZON_MS);
+    offTimes.set(
+      s.staff.id,
+      changes.filter((c) => !c.open).map((c) => c.atMs),
+    );
+    for (const c of changes) heap.push(c.atMs, { kind: 'shift', staffId: s.staff.id, on: c.open });
+    for (const q of queues) {
+      if (!eligible(s.staff, q)) continue;
+      for (const c of changes) timeline.get(q.id)?.push({ atMs: c.atMs, delta: c.open ? s.staff.capacity : -s.staff.capacity });
     }
   }
+  for (const t of timeline.values()) t.sort((a, b) => a.atMs - b.atMs);
+  for (const s of scenario.staff) shiftEnds.set(s.staff.id, nextOff(s.staff.id, scenario.startMs));
   if (scenario.queueCalendar !== null) {
     for (const c of calendarChanges(scenario.queueCalendar, scenario.startMs, scenario.startMs + HORIZON_MS)) {
       heap.push(c.atMs, { kind: 'queue', open: c.open });
     }
   }
   // The instants at which a callback may be booked: the queue open and someone eligible on shift.
-  const bookable = bookableStarts(scenario);
+  const bookable = new Map(queues.map((q) => [q.id, bookableStarts(scenario, q)]));
 
-  const meanUnitMs =
-    scenario.chatShare * weights.chat * scenario.meanServiceMs.chat +
-    (1 - scenario.chatShare) * weights.callback * scenario.meanServiceMs.callback;
-  const unitsOnShift = () => {
+  const unitsOnShift = (queue: RoutingQueue, untilMs = -Infinity) => {
     let units = 0;
-    for (const s of scenario.staff)
-      if (onShift.get(s.staff.id) === true && queue.skills.every((k) => s.staff.skills.includes(k))) units += s.staff.capacity;
+    for (const s of scenario.staff) {
+      if (onShift.get(s.staff.id) !== true || (shiftEnds.get(s.staff.id) ?? Infinity) <= untilMs) continue;
+      if (eligible(s.staff, queue)) units += s.staff.capacity;
+    }
     return units;
   };
-  const ratePerMs = () => {
-    const units = queueOpen ? unitsOnShift() : 0;
-    if (units === 0) return scenario.offHoursArrivalsPerHour / 3_600_000;
-    return ((options.load * units) / meanUnitMs) * (burst && scenario.bursts !== null ? scenario.bursts.factor : 1);
+  // Each queue's arrivals: load × its units on shift ÷ the capacity-time one conversation holds.
+  const channelRate = (channel: Channel) => {
+    const units = queueOpen ? unitsOnShift(scenario.queues[channel]) : 0;
+    const burstFactor = burst && scenario.bursts !== null ? scenario.bursts.factor : 1;
+    return ((options.load * units) / (weights[channel] * scenario.meanServiceMs[channel])) * burstFactor;
+  };
+  const rates = () => {
+    const chat = channelRate('chat');
+    const callback = channelRate('callback');
+    if (chat + callback > 0) return { chat, callback };
+    const off = scenario.offHoursArrivalsPerHour / 3_600_000;
+    return { chat: off * scenario.chatShare, callback: off * (1 - scenario.chatShare) };
   };
 
   let arrivals = 0;
@@ -107,7 +135,8 @@ export function simulateSegment(scenario: SimScenario, options: { seed: number; 
   const scheduleArrival = (now: number) => {
     gen += 1;
     if (arrivals >= options.conversations) return;
-    const rate = ratePerMs();
+    const r = rates();
+    const rate = r.chat + r.callback;
     if (rate > 0) heap.push(now + exp(1 / rate), { kind: 'arrival', gen });
   };
   scheduleArrival(scenario.startMs);
@@ -132,19 +161,28 @@ export function simulateSegment(scenario: SimScenario, options: { seed: number; 
         }
       } else if (e.type === 'reservation.declined' || e.type === 'reservation.timed_out') {
         const r = reservedAt.get(e.requestId);
-        if (r !== undefined) estimator.recordLost((now - r.at) * r.units);
+        if (r !== undefined) estimatorOf(channels.get(e.requestId) ?? 'chat').recordLost((now - r.at) * r.units);
       } else if (e.type === 'reservation.accepted') {
         const c = byRequest.get(e.requestId);
-        if (c !== undefined) c.joinedAtMs = now;
+        if (c !== undefined) {
+          c.joinedAtMs = now;
+          if (c.promise.type === 'join' && c.promise.basis === 'estimate')
+            estimatorOf(c.channel).recordWait(c.channel, c.promise.estimate, now - c.arrivalMs);
+        }
         const channel = channels.get(e.requestId) ?? 'chat';
         heap.push(now + exp(scenario.meanServiceMs[channel]), { kind: 'end', requestId: e.requestId });
       } else if (e.type === 'request.left') {
         const c = byRequest.get(e.requestId);
-        if (c !== undefined) c.movedToCallback = e.to === 'callback';
+        if (c !== undefined) {
+          c.movedToCallback = e.to === 'callback';
+          // Cut short: the wait was at least this long.
+          if (c.promise.type === 'join' && c.promise.basis === 'estimate')
+            estimatorOf(c.channel).recordWait(c.channel, c.promise.estimate, now - c.arrivalMs);
+        }
         outstanding -= 1;
       } else if (e.type === 'assignment.completed') {
         const r = reservedAt.get(e.requestId);
-        if (r !== undefined) estimator.recordServed(now - r.at, r.units);
+        if (r !== undefined) estimatorOf(channels.get(e.requestId) ?? 'chat').recordServed(now - r.at, r.units);
         reservedAt.delete(e.requestId);
         outstanding -= 1;
       }
@@ -154,14 +192,23 @@ export function simulateSegment(scenario: SimScenario, options: { seed: number; 
   const arrive = (now: number) => {
     const index = arrivals++;
     const id = `conv_${index}`;
-    const channel: Channel = rng.next() < scenario.chatShare ? 'chat' : 'callback';
+    const r = rates();
+    const channel: Channel = rng.next() * (r.chat + r.callback) < r.chat ? 'chat' : 'callback';
+    const queue = scenario.queues[channel];
+    const estimator = estimatorOf(channel);
     const gold = rng.next() < scenario.goldShare;
     const safety = rng.next() < scenario.safetyShare;
     const priority = routingPriority({ tier: gold ? 'gold' : 'standard', valueAtStake: 0, channel, safety });
-    const units = unitsOnShift();
+    const units = unitsOnShift(queue);
     const { unitsAhead } = board.positionFor(queue.id, priority);
     const routable = (queueOpen || safety) && units > 0;
-    const estimate = routable ? estimator.estimate({ unitsAhead, units: weights[channel], unitsOnShift: units }) : null;
+    // The staffing the wait will see, from the shift schedule: the mean units on shift over the time
+    // the model needs to free the units this request waits for.
+    const effective = routable
+      ? scheduledUnits(timeline.get(queue.id) ?? [], now, units, (unitsAhead + weights[channel]) * estimator.meanHoldingMs())
+      : 0;
+    const estimate =
+      routable && effective > 0 ? estimator.estimate({ channel, unitsAhead, units: weights[channel], unitsOnShift: effective }) : null;
     let held = false;
     if (routable && estimate !== null) {
       const promiseMs = Math.max(estimate.promiseMs, RESERVATION_PROMISE_MS);
@@ -183,7 +230,7 @@ export function simulateSegment(scenario: SimScenario, options: { seed: number; 
       feed(events, now);
       held = ledger.isHeld(id);
     }
-    const next = bookable.find((at) => at >= now) ?? null;
+    const next = bookable.get(queue.id)?.find((at) => at >= now) ?? null;
     const promise = decidePromise({
       safety,
       queueOpen,
@@ -196,14 +243,17 @@ export function simulateSegment(scenario: SimScenario, options: { seed: number; 
     // someone eligible on shift by the calendars (and the queue's hours, unless it is a safety case).
     if (promise.type === 'join') {
       const backed =
-        promise.basis === 'reservation' ? ledger.isHeld(id) : staffedByCalendar(scenario, now) && (safety || openByCalendar(scenario, now));
+        promise.basis === 'reservation'
+          ? ledger.isHeld(id)
+          : staffedByCalendar(scenario, now, queue) && (safety || openByCalendar(scenario, now));
       if (!backed) promisesCount.promisesWithoutCapacity += 1;
     }
-    if (promise.type === 'callback' && !(openByCalendar(scenario, promise.atMs) && staffedByCalendar(scenario, promise.atMs))) {
+    if (promise.type === 'callback' && !(openByCalendar(scenario, promise.atMs) && staffedByCalendar(scenario, promise.atMs, queue))) {
       promisesCount.callbacksOutsideHours += 1;
     }
     const c: SimConversation = {
       arrivalMs: now,
+      channel,
       safety,
       measured: index >= scenario.warmupShare * options.conversations,
       promise,
@@ -247,6 +297,7 @@ export function simulateSegment(scenario: SimScenario, options: { seed: number; 
         break;
       case 'shift':
         onShift.set(e.staffId, e.on);
+        if (e.on) shiftEnds.set(e.staffId, nextOff(e.staffId, now));
         feed(board.setPresence(e.staffId, e.on ? 'available' : 'offline', now), now);
         scheduleArrival(now);
         break;
@@ -280,27 +331,52 @@ export function simulateSegment(scenario: SimScenario, options: { seed: number; 
     counts: { ...ledger.counts, ...promisesCount },
     startMs: scenario.startMs,
     endMs: now,
-    nominal: { meanServiceMs: meanUnitMs, servers: scenario.staff.reduce((n, s) => n + s.staff.capacity, 0) },
+    nominal: { meanServiceMs: scenario.meanServiceMs.chat, servers: scenario.staff.reduce((n, s) => n + s.staff.capacity, 0) },
   };
+}
+
+/**
+ * The mean units on shift over the time it takes them to supply `unitMs` of work, starting with
+ * `units` at `fromMs` and following the scheduled changes; 0 when the schedule never supplies it
+ * within a day (then nobody backs a promise).
+ */
+function scheduledUnits(changes: ReadonlyArray<{ atMs: number; delta: number }>, fromMs: number, units: number, unitMs: number): number {
+  let lo = 0;
+  let hi = changes.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((changes[mid]?.atMs ?? Infinity) <= fromMs) lo = mid + 1;
+    else hi = mid;
+  }
+  let t = fromMs;
+  let current = units;
+  let remaining = unitMs;
+  for (let i = lo; ; i += 1) {
+    const next = changes[i];
+    const until = Math.min(next?.atMs ?? Infinity, fromMs + 86_400_000);
+    if (current > 0 && current * (until - t) >= remaining) return unitMs / (t + remaining / current - fromMs);
+    if (next === undefined || until < next.atMs) return 0;
+    if (current > 0) remaining -= current * (until - t);
+    t = until;
+    current += next.delta;
+  }
 }
 
 function openByCalendar(scenario: SimScenario, atMs: number): boolean {
   return scenario.queueCalendar === null || isOpenAt(scenario.queueCalendar, atMs);
 }
 
-function staffedByCalendar(scenario: SimScenario, atMs: number): boolean {
-  return scenario.staff.some(
-    (s) => (s.shift === null || isOpenAt(s.shift, atMs)) && scenario.queue.skills.every((k) => s.staff.skills.includes(k)),
-  );
+function staffedByCalendar(scenario: SimScenario, atMs: number, queue: RoutingQueue): boolean {
+  return scenario.staff.some((s) => (s.shift === null || isOpenAt(s.shift, atMs)) && queue.skills.every((k) => s.staff.skills.includes(k)));
 }
 
 /** Every instant in the horizon at which the queue opens or staff come on, where both hold. */
-function bookableStarts(scenario: SimScenario): number[] {
+function bookableStarts(scenario: SimScenario, queue: RoutingQueue): number[] {
   const { startMs } = scenario;
   const points = new Set<number>([startMs]);
   for (const s of scenario.staff)
     if (s.shift !== null) for (const c of calendarChanges(s.shift, startMs, startMs + HORIZON_MS)) points.add(c.atMs);
   if (scenario.queueCalendar !== null)
     for (const c of calendarChanges(scenario.queueCalendar, startMs, startMs + HORIZON_MS)) points.add(c.atMs);
-  return [...points].sort((a, b) => a - b).filter((at) => openByCalendar(scenario, at) && staffedByCalendar(scenario, at));
+  return [...points].sort((a, b) => a - b).filter((at) => openByCalendar(scenario, at) && staffedByCalendar(scenario, at, queue));
 }
