@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decidePromise, type PromiseInput } from './decide-promise.js';
 
-const estimate = { pointMs: 60_000, boundMs: 120_000, promiseMs: 300_000, modelMs: 60_000, spreadMs: 30_000 };
+const estimate = { pointMs: 60_000, boundMs: 120_000, promiseMs: 300_000, k: 2, scaleMs: 30_000 };
 const base: PromiseInput = {
   safety: false,
   queueOpen: true,

@@ -13,7 +13,7 @@ export function gammaQuantile(k: number, q: number): number {
   }
   let lo = 0;
   let hi = k + 20 * Math.sqrt(k) + 40;
-  for (let i = 0; i < 80; i += 1) {
+  for (let i = 0; i < 48; i += 1) {
     const mid = (lo + hi) / 2;
     if (gammaCdf(k, mid) < q) lo = mid;
     else hi = mid;

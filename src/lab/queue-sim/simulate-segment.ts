@@ -7,6 +7,7 @@ import {
   type Channel,
   type RouterRequest,
   type RoutingQueue,
+  itemsThatFit,
   type RoutingEvent,
   type RoutingPromise,
 } from '../../core/router/index.js';
@@ -64,6 +65,7 @@ export function simulateSegment(scenario: SimScenario, options: { seed: number; 
   const uniform = ([lo, hi]: [number, number]) => lo + (hi - lo) * rng.next();
   const { weights } = scenario;
   const queues = [scenario.queues.chat, scenario.queues.callback];
+  const channelOf = (queue: RoutingQueue): Channel => (queue.id === scenario.queues.callback.id ? 'callback' : 'chat');
   const eligible = (staff: { skills: readonly string[] }, queue: RoutingQueue) => queue.skills.every((k) => staff.skills.includes(k));
   const onShift = new Map(scenario.staff.map((s) => [s.staff.id, s.shift === null || isOpenAt(s.shift, scenario.startMs)]));
   let queueOpen = scenario.queueCalendar === null || isOpenAt(scenario.queueCalendar, scenario.startMs);
@@ -94,7 +96,8 @@ export function simulateSegment(scenario: SimScenario, options: { seed: number; 
     for (const c of changes) heap.push(c.atMs, { kind: 'shift', staffId: s.staff.id, on: c.open });
     for (const q of queues) {
       if (!eligible(s.staff, q)) continue;
-      for (const c of changes) timeline.get(q.id)?.push({ atMs: c.atMs, delta: c.open ? s.staff.capacity : -s.staff.capacity });
+      const slots = itemsThatFit(s.staff.capacity, channelOf(q), weights);
+      for (const c of changes) timeline.get(q.id)?.push({ atMs: c.atMs, delta: c.open ? slots : -slots });
     }
   }
   for (const t of timeline.values()) t.sort((a, b) => a.atMs - b.atMs);
@@ -107,13 +110,19 @@ export function simulateSegment(scenario: SimScenario, options: { seed: number; 
   // The instants at which a callback may be booked: the queue open and someone eligible on shift.
   const bookable = new Map(queues.map((q) => [q.id, bookableStarts(scenario, q)]));
 
-  const unitsOnShift = (queue: RoutingQueue, untilMs = -Infinity) => {
+  const unitsOnShift = (queue: RoutingQueue) => {
     let units = 0;
-    for (const s of scenario.staff) {
-      if (onShift.get(s.staff.id) !== true || (shiftEnds.get(s.staff.id) ?? Infinity) <= untilMs) continue;
-      if (eligible(s.staff, queue)) units += s.staff.capacity;
-    }
+    for (const s of scenario.staff) if (onShift.get(s.staff.id) === true && eligible(s.staff, queue)) units += s.staff.capacity;
     return units;
+  };
+  // Items of the queue's channel that fit at once in the capacity on shift: its servers.
+  const serversOnShift = (queue: RoutingQueue) => {
+    let servers = 0;
+    for (const s of scenario.staff) {
+      if (onShift.get(s.staff.id) === true && eligible(s.staff, queue))
+        servers += itemsThatFit(s.staff.capacity, channelOf(queue), weights);
+    }
+    return servers;
   };
   // Each queue's arrivals: load × its units on shift ÷ the capacity-time one conversation holds.
   const channelRate = (channel: Channel) => {
@@ -161,7 +170,7 @@ export function simulateSegment(scenario: SimScenario, options: { seed: number; 
         }
       } else if (e.type === 'reservation.declined' || e.type === 'reservation.timed_out') {
         const r = reservedAt.get(e.requestId);
-        if (r !== undefined) estimatorOf(channels.get(e.requestId) ?? 'chat').recordLost((now - r.at) * r.units);
+        if (r !== undefined) estimatorOf(channels.get(e.requestId) ?? 'chat').recordLost(now - r.at);
       } else if (e.type === 'reservation.accepted') {
         const c = byRequest.get(e.requestId);
         if (c !== undefined) {
@@ -182,7 +191,7 @@ export function simulateSegment(scenario: SimScenario, options: { seed: number; 
         outstanding -= 1;
       } else if (e.type === 'assignment.completed') {
         const r = reservedAt.get(e.requestId);
-        if (r !== undefined) estimatorOf(channels.get(e.requestId) ?? 'chat').recordServed(now - r.at, r.units);
+        if (r !== undefined) estimatorOf(channels.get(e.requestId) ?? 'chat').recordServed(now - r.at);
         reservedAt.delete(e.requestId);
         outstanding -= 1;
       }
@@ -199,16 +208,13 @@ export function simulateSegment(scenario: SimScenario, options: { seed: number; 
     const gold = rng.next() < scenario.goldShare;
     const safety = rng.next() < scenario.safetyShare;
     const priority = routingPriority({ tier: gold ? 'gold' : 'standard', valueAtStake: 0, channel, safety });
-    const units = unitsOnShift(queue);
-    const { unitsAhead } = board.positionFor(queue.id, priority);
-    const routable = (queueOpen || safety) && units > 0;
-    // The staffing the wait will see, from the shift schedule: the mean units on shift over the time
-    // the model needs to free the units this request waits for.
-    const effective = routable
-      ? scheduledUnits(timeline.get(queue.id) ?? [], now, units, (unitsAhead + weights[channel]) * estimator.meanHoldingMs())
-      : 0;
-    const estimate =
-      routable && effective > 0 ? estimator.estimate({ channel, unitsAhead, units: weights[channel], unitsOnShift: effective }) : null;
+    const servers = serversOnShift(queue);
+    const { ahead } = board.positionFor(queue.id, priority);
+    const routable = (queueOpen || safety) && servers > 0;
+    // The staffing the wait will see, from the shift schedule: the mean servers on shift over the
+    // time the model needs to free the slots this request waits for.
+    const effective = routable ? scheduledServers(timeline.get(queue.id) ?? [], now, servers, (ahead + 1) * estimator.meanHoldingMs()) : 0;
+    const estimate = routable && effective > 0 ? estimator.estimate({ channel, ahead, servers: effective }) : null;
     let held = false;
     if (routable && estimate !== null) {
       const promiseMs = Math.max(estimate.promiseMs, RESERVATION_PROMISE_MS);
@@ -336,11 +342,11 @@ export function simulateSegment(scenario: SimScenario, options: { seed: number; 
 }
 
 /**
- * The mean units on shift over the time it takes them to supply `unitMs` of work, starting with
+ * The mean servers on shift over the time it takes them to supply `unitMs` of work, starting with
  * `units` at `fromMs` and following the scheduled changes; 0 when the schedule never supplies it
  * within a day (then nobody backs a promise).
  */
-function scheduledUnits(changes: ReadonlyArray<{ atMs: number; delta: number }>, fromMs: number, units: number, unitMs: number): number {
+function scheduledServers(changes: ReadonlyArray<{ atMs: number; delta: number }>, fromMs: number, units: number, unitMs: number): number {
   let lo = 0;
   let hi = changes.length;
   while (lo < hi) {
