@@ -540,7 +540,7 @@ program
   .option('--load <l>', 'offered load while staffed, in (0, 1)', '0.8')
   .option('--conversations <n>', 'conversations in the mixed segment (shifts, DST, holiday, bursts, declines)', positive, 10_000)
   .option('--stationary-conversations <n>', 'conversations in the stationary M/M/c segment checked against Erlang C', positive, 200_000)
-  .option('--servers <n>', 'servers in the stationary segment', positive, 8)
+  .option('--servers <n>', 'servers in the stationary segment', positive, 4)
   .action(
     async (opts: {
       json?: boolean;

@@ -19,7 +19,7 @@ export interface SimQueueOptions {
 export const SIM_QUEUE_DEFAULTS: Omit<SimQueueOptions, 'seed' | 'load'> = {
   conversations: 10_000,
   stationaryConversations: 200_000,
-  servers: 8,
+  servers: 4,
 };
 
 const median = (xs: number[]): number => {

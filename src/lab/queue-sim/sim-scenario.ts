@@ -108,7 +108,7 @@ export function mixedScenario(): SimScenario {
  * The stationary segment, for the Erlang-C check: M/M/c as Erlang C assumes it — `servers` people
  * of capacity 1, always on, chats only, every offer accepted at once, no bursts, one priority.
  */
-export function stationaryScenario(servers = 8): SimScenario {
+export function stationaryScenario(servers = 4): SimScenario {
   return {
     name: 'stationary',
     startMs: Date.parse('2026-10-24T00:00:00Z'),
