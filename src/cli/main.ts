@@ -551,6 +551,31 @@ bench
     process.stdout.write(`${JSON.stringify(result, null, opts.json ? 0 : 2)}\n`);
   });
 
+program
+  .command('sim')
+  .description('simulators (JSON on stdout)')
+  .command('queue')
+  .description('the router on a virtual clock: capacity, idle slots, promises, wait estimates and an Erlang-C check')
+  .option('--json', 'print the JSON on one line')
+  .option('--seed <n>', 'random seed', nonNegative, 1)
+  .option('--load <l>', 'offered load while staffed, in (0, 1)', '0.8')
+  .option('--conversations <n>', 'conversations in the mixed segment (shifts, DST, holiday, bursts, declines)', positive, 10_000)
+  .option('--stationary-conversations <n>', 'conversations in the stationary M/M/c segment checked against Erlang C', positive, 200_000)
+  .option('--servers <n>', 'servers in the stationary segment', positive, 4)
+  .action(
+    async (opts: {
+      json?: boolean;
+      seed: number;
+      load: string;
+      conversations: number;
+      stationaryConversations: number;
+      servers: number;
+    }) => {
+      const { runSimQueue } = await import('./sim-queue.js');
+      runSimQueue({ ...opts, load: Number(opts.load) });
+    },
+  );
+
 program.parseAsync(process.argv).catch((error: unknown) => {
   if (error instanceof InvalidArgumentError) {
     process.stderr.write(`baton: ${error.message}\n`);

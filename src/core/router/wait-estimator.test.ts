@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { gammaCdf, gammaQuantile, normalQuantile } from './gamma-quantile.js';
+import { DEFAULT_WAIT_ESTIMATOR, QueueWaitEstimator, salesforceAverage } from './wait-estimator.js';
+
+describe('gamma quantiles', () => {
+  it('is the exponential quantile for k = 1 and agrees with the CDF', () => {
+    expect(gammaQuantile(1, 0.9)).toBeCloseTo(-Math.log(0.1), 9);
+    expect(gammaCdf(5, gammaQuantile(5, 0.95))).toBeCloseTo(0.95, 9);
+    // Wilson–Hilferty above k = 40: within 0.5% of the exact value.
+    expect(gammaCdf(60, gammaQuantile(60, 0.9))).toBeCloseTo(0.9, 2);
+    expect(normalQuantile(0.975)).toBeCloseTo(1.959964, 5);
+  });
+});
+
+describe('QueueWaitEstimator', () => {
+  it('states Gamma(position) quantiles of holding ÷ units on shift: median, bound and promise', () => {
+    const e = new QueueWaitEstimator({ ...DEFAULT_WAIT_ESTIMATOR, promiseMarginMs: 0 });
+    for (const ms of [200_000, 400_000]) e.recordServed(ms);
+    expect(e.meanHoldingMs()).toBe(300_000);
+    const est = e.estimate({ channel: 'chat', ahead: 3, servers: 10 });
+    expect(est).toMatchObject({ k: 4, scaleMs: 30_000 });
+    expect(est?.pointMs).toBeCloseTo(gammaQuantile(4, 0.5) * 30_000, 3);
+    expect(est?.boundMs).toBeCloseTo(gammaQuantile(4, 0.9) * 30_000, 3);
+    expect(est?.promiseMs).toBeCloseTo(gammaQuantile(4, 0.995) * 30_000, 3);
+    expect(e.estimate({ channel: 'chat', ahead: 0, servers: 0 })).toBeNull();
+  });
+
+  it('recalibrates by where its own past waits fell in the model (PIT), once a channel has history', () => {
+    const e = new QueueWaitEstimator({ ...DEFAULT_WAIT_ESTIMATOR, promiseMarginMs: 0, minHistory: 10, historySize: 10 });
+    e.recordServed(300_000);
+    const first = e.estimate({ channel: 'callback', ahead: 0, servers: 10 });
+    if (first === null) throw new Error('expected an estimate');
+    // Waits twice what the exponential model (k = 1, 30 s) says: at its quantiles 0.05, 0.15, … 0.95, doubled.
+    for (let i = 0; i < 10; i += 1) e.recordWait('callback', first, 2 * gammaQuantile(1, 0.05 + 0.1 * i) * 30_000);
+    const next = e.estimate({ channel: 'callback', ahead: 0, servers: 10 });
+    // Each recorded wait's PIT is 1 − (1 − q)²; the median is taken at the 6th of 10 (q = 0.55).
+    const pit = (q: number) => 1 - (1 - q) ** 2;
+    expect(next?.pointMs).toBeCloseTo(gammaQuantile(1, pit(0.55)) * 30_000, 0);
+    expect(next?.pointMs).toBeCloseTo(2 * gammaQuantile(1, 0.55) * 30_000, 0);
+    // Chats have no history yet: the bare model.
+    expect(e.estimate({ channel: 'chat', ahead: 0, servers: 10 })?.pointMs).toBeCloseTo(gammaQuantile(1, 0.5) * 30_000, 3);
+  });
+
+  it('charges time lost to declined offers to the next served item', () => {
+    const e = new QueueWaitEstimator({ ...DEFAULT_WAIT_ESTIMATOR, smoothing: 0.5 });
+    e.recordLost(30_000);
+    e.recordServed(100_000);
+    expect(e.meanHoldingMs()).toBe(130_000);
+  });
+
+  it('keeps Salesforce’s moving average for comparison: A = 0.9·A′ + 0.1·W', () => {
+    expect(salesforceAverage(100, 200)).toBeCloseTo(110, 10);
+  });
+});
