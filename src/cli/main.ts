@@ -316,6 +316,15 @@ program
   .requiredOption('--out <dir>', 'the run folder (run.json, trajectories.jsonl, metrics.json); the same folder resumes a run')
   .option(tau2DirOption, tau2DirHelp)
   .option('--force', 'run on the test split again although this agent configuration already did')
+  .option('--task <id>', "only this task's episodes (a task id, or a hand-off variant's id)")
+  .option('--limit <n>', 'only the first N planned episodes', positive)
+  .option('--force-resume', 'continue a run folder although its code, configuration, data or task set differ (recorded in run.json)')
+  .option(
+    '--allow-infra-failures <n>',
+    `infrastructure-failed episodes (provider down, customer simulator failed) accepted before exit code 3`,
+    nonNegative,
+    0,
+  )
   .option('--json', 'print the metrics object on stdout')
   .action(async (opts: EvalCommandOptions) => {
     const { runEvalCommand } = await import('./eval-command.js');
