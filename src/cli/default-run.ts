@@ -11,6 +11,7 @@ import { runEval } from '../lab/eval/run-eval.js';
 import { metricsTable, writeRunMetrics } from '../lab/eval/run-metrics.js';
 import { STYLES } from '../lab/user.js';
 import { evalConfig } from './eval-command.js';
+import { restoringOnInterrupt } from './interrupt.js';
 
 export interface DefaultRunOptions {
   out: string;
@@ -41,7 +42,8 @@ export async function runDefault(options: DefaultRunOptions, env: NodeJS.Process
       env,
     );
     process.stderr.write(`\n${agent}: billing hand-off variants, dev split, six styles, ${options.trials} trials\n`);
-    const result = await runEval(config, evalProgress(process.stderr, agent));
+    const progress = evalProgress(process.stderr, agent);
+    const result = await restoringOnInterrupt(progress, () => runEval(config, progress));
     const metrics = await writeRunMetrics(result, config);
     process.stdout.write(`\n${metricsTable(metrics)}\n`);
     runDirs.push(out);

@@ -3,6 +3,7 @@ import { InvalidArgumentError } from 'commander';
 import type { DomainName } from '../domains/domain.js';
 import type { AgentName } from '../lab/agents/index.js';
 import { evalProgress } from '../lab/eval/progress.js';
+import { restoringOnInterrupt } from './interrupt.js';
 import type { InfrastructureCounts, InfrastructureFailure } from '../lab/metrics/infrastructure.js';
 import type { EpisodeRecord } from '../lab/records.js';
 import { EvalConfigError, runEval, type EvalConfig, type ModelEndpoint } from '../lab/eval/run-eval.js';
@@ -120,15 +121,8 @@ export function infrastructureWarning(infra: InfrastructureCounts | undefined, r
 export async function runEvalCommand(opts: EvalCommandOptions): Promise<void> {
   const config = evalConfig(opts);
   const progress = evalProgress(process.stderr);
-  // Ctrl-C: the progress bar gives the terminal back its cursor and line wrap before the process ends.
-  const interrupted = () => {
-    progress.stop();
-    process.stderr.write('\nbaton: interrupted; the same command continues the run.\n');
-    process.exit(130);
-  };
-  process.once('SIGINT', interrupted);
   try {
-    const result = await runEval(config, progress);
+    const result = await restoringOnInterrupt(progress, () => runEval(config, progress));
     const { writeRunMetrics, metricsTable } = await import('../lab/eval/run-metrics.js');
     const metrics = await writeRunMetrics(result, config);
     if (opts.json) process.stdout.write(`${JSON.stringify(metrics)}\n`);
@@ -147,7 +141,5 @@ export async function runEvalCommand(opts: EvalCommandOptions): Promise<void> {
   } catch (error) {
     if (error instanceof EvalConfigError) throw new InvalidArgumentError(error.message);
     throw error;
-  } finally {
-    process.removeListener('SIGINT', interrupted);
   }
 }

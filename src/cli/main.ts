@@ -36,10 +36,18 @@ function storeConfig(opts: { store: string; db: string; pgUrl?: string }): Store
   return { kind: 'postgres', url };
 }
 
+// A reader that stops early (`baton tasks list … | head`) closes the pipe: nothing is left to say to it.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
+}
+
+// A flag error is one short line, the last one printed (`--help` has the rest), not the error above 45 lines of help.
 const program = new Command('baton')
   .description('Customer-service AI agents that finish the job, follow the policy, and hand off to a human at the right moment.')
-  .version(VERSION)
-  .showHelpAfterError();
+  .version(VERSION);
 
 /** The store options that `serve` and `staff add` share. */
 const withStoreOptions = (command: Command) =>
@@ -233,15 +241,23 @@ tasks
 tasks
   .command('stats')
   .description('counts of the hand-off variants per domain: positives, hard negatives, by kind and by split')
+  .addOption(new Option('--domain <domain>', 'only this domain (billing needs no tau2-bench data)').choices([...DOMAIN_NAMES]))
   .option(tau2DirOption, tau2DirHelp)
   .option('--seed <n>', 'the generator seed (default: the committed one)', seedOption)
   .option('--json', 'print JSON')
-  .action(async (opts: { tau2Dir?: string; seed?: number; json?: boolean }) => {
-    const { tasksStats } = await import('./tasks-command.js');
-    const stats = await tasksStats({
-      ...(opts.tau2Dir ? { tau2Dir: opts.tau2Dir } : {}),
-      ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
-    });
+  .action(async (opts: { domain?: DomainName; tau2Dir?: string; seed?: number; json?: boolean }) => {
+    const { tasksStats, tasksStatsAvailable } = await import('./tasks-command.js');
+    const options = { ...(opts.tau2Dir ? { tau2Dir: opts.tau2Dir } : {}), ...(opts.seed !== undefined ? { seed: opts.seed } : {}) };
+    let stats;
+    if (opts.domain) stats = await tasksStats({ ...options, domains: [opts.domain] });
+    else {
+      // Without tau2-bench's data, billing's counts still; the others said to be left out.
+      const available = await tasksStatsAvailable(options);
+      stats = available.stats;
+      if (available.skipped) {
+        process.stderr.write(`baton: ${available.skipped.domains.join(' and ')} left out: ${available.skipped.reason}\n`);
+      }
+    }
     if (opts.json) {
       process.stdout.write(`${JSON.stringify(stats)}\n`);
       return;

@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { DomainName, Domain, DomainTask } from '../../domains/domain.js';
 import { loadDomain } from '../../domains/load-domain.js';
 import type { StoreConfig } from '../../store/open-store.js';
@@ -283,7 +284,12 @@ export async function runEval(config: EvalConfig, progress?: EvalProgress): Prom
       try {
         let next = 0;
         const loop = async () => {
-          while (next < todo.length) finish(await runner.run(todo[next++] as Planned));
+          while (next < todo.length) {
+            finish(await runner.run(todo[next++] as Planned));
+            // Scripted episodes never wait on I/O: without a turn of the event loop between them,
+            // a Ctrl-C (and the progress bar's redraw) would wait for the whole run.
+            await nextTurn();
+          }
         };
         await Promise.all(Array.from({ length: Math.max(1, Math.min(config.concurrency, todo.length)) }, loop));
       } finally {
