@@ -3,6 +3,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { gitSha } from '../src/lab/eval/run-identity.js';
+import { runEval, type EvalConfig } from '../src/lab/eval/run-eval.js';
 
 // A run folder holds one run: resuming it with other code, configuration, data or tasks is refused.
 
@@ -91,7 +93,12 @@ describe('resuming a run folder', () => {
     const data = baton([...small, '--limit', '2', '--out', out], cwd);
     expect(data.status).toBe(2);
     expect(data.stderr).toMatch(/domain data: the domain's policy, tools, tasks or database changed/);
-    editRunJson(out, { domain_checksum: recorded['domain_checksum'], task_set_checksum: '0'.repeat(64) });
+    // An edit not committed changes no SHA, but the code that runs.
+    editRunJson(out, { domain_checksum: recorded['domain_checksum'], code_checksum: '0'.repeat(64) });
+    const code = baton([...small, '--limit', '2', '--out', out], cwd);
+    expect(code.status).toBe(2);
+    expect(code.stderr).toMatch(/code: the modules that run differ/);
+    editRunJson(out, { code_checksum: recorded['code_checksum'], task_set_checksum: '0'.repeat(64) });
     const tasks = baton([...small, '--limit', '2', '--out', out], cwd);
     expect(tasks.status).toBe(2);
     expect(tasks.stderr).toMatch(/task set: the planned episodes changed/);
@@ -100,5 +107,47 @@ describe('resuming a run folder', () => {
     const same = baton([...small, '--limit', '2', '--out', out], cwd);
     expect(same.status, same.stderr).toBe(0);
     expect(same.stderr).toMatch(/2 already done \(resumed\)/);
+  });
+});
+
+describe('gitSha', () => {
+  it('reads the commit checked out, in a clone or a worktree, as git does', () => {
+    const root = join(import.meta.dirname, '..');
+    const git = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' });
+    if (git.status !== 0) throw new Error(`the tests run in a git checkout: ${git.stderr}`);
+    expect(gitSha(root)).toBe(git.stdout.trim());
+    expect(gitSha(fresh())).toBeNull();
+  });
+});
+
+describe('replaceDifferentRun (baton lab)', () => {
+  it('starts a folder holding another run again, and says how it differed', async () => {
+    const out = join(fresh(), 'rule');
+    const config: EvalConfig = {
+      domain: 'billing',
+      tasks: 'handoff',
+      split: 'dev',
+      agent: 'rule',
+      user: 'scripted',
+      styles: ['neutral'],
+      trials: 1,
+      concurrency: 2,
+      seed: 1,
+      store: { kind: 'memory' },
+      out,
+      force: false,
+      limit: 2,
+    };
+    const first = await runEval(config);
+    expect(first.replaced).toBeNull();
+    editRunJson(out, { git_sha: 'e'.repeat(40) });
+    await expect(runEval(config)).rejects.toThrow(/holds another run/);
+    const again = await runEval({ ...config, replaceDifferentRun: true });
+    expect(again.replaced).toEqual([`git SHA: ${'e'.repeat(40)} then, ${gitSha() ?? 'none'} now (the code changed)`]);
+    expect(again).toMatchObject({ ran: 2, resumed: 0 });
+    expect(runJson(out)['git_sha']).toBe(gitSha());
+    expect(lines(out)).toHaveLength(2);
+    // The same run again: continued, nothing replaced.
+    expect(await runEval({ ...config, replaceDifferentRun: true })).toMatchObject({ replaced: null, ran: 0, resumed: 2 });
   });
 });

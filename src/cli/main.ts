@@ -401,10 +401,17 @@ program
   .option('--concurrency <n>', 'episodes at once', positive, 4)
   .action(async (opts: { out: string; trials: number; concurrency: number }) => {
     const { runDefault } = await import('./default-run.js');
-    const { runDirs } = await runDefault(opts);
+    const { runDirs, infrastructureFailed } = await runDefault(opts);
     const { runReportCommand } = await import('./report-command.js');
     process.stdout.write('\n');
     await runReportCommand({ runDirs, baseline: 'rule', out: join(opts.out, 'report.html') });
+    if (infrastructureFailed > 0) {
+      const { EXIT_INFRASTRUCTURE } = await import('./eval-command.js');
+      process.stderr.write(
+        `baton: ${infrastructureFailed} episodes failed for infrastructure reasons (see above): exit ${EXIT_INFRASTRUCTURE}.\n`,
+      );
+      process.exitCode = EXIT_INFRASTRUCTURE;
+    }
   });
 
 program

@@ -6,7 +6,7 @@
  * the same agent configuration is refused a second test run unless forced.
  */
 import { createHash } from 'node:crypto';
-import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { DomainName, Domain, DomainTask } from '../../domains/domain.js';
@@ -14,7 +14,7 @@ import { loadDomain } from '../../domains/load-domain.js';
 import type { StoreConfig } from '../../store/open-store.js';
 import type { AgentName } from '../agents/index.js';
 import { createEpisodeRunner } from './episode-runner.js';
-import { domainChecksum, gitSha, runDifferences, taskSetChecksum, type RunIdentity } from './run-identity.js';
+import { codeChecksum, domainChecksum, gitSha, runDifferences, taskSetChecksum, type RunIdentity } from './run-identity.js';
 import { infrastructureFailures } from '../metrics/infrastructure.js';
 import { recordKey, type EpisodeRecord } from '../records.js';
 import type { Style } from '../user.js';
@@ -48,6 +48,11 @@ export interface EvalConfig {
   force: boolean;
   /** Continue a folder whose run differs (configuration, code, domain data, task set); `run.json` records it. */
   forceResume?: boolean;
+  /**
+   * Remove a folder whose run differs and start afresh (`baton lab`, whose folders hold the
+   * default run of whatever code is checked out), instead of refusing it.
+   */
+  replaceDifferentRun?: boolean;
   /** Only the episodes of this task: a task id, or a hand-off variant's id. */
   task?: string;
   /** Only the first `limit` planned episodes. */
@@ -183,6 +188,8 @@ export interface EvalResult {
   records: EpisodeRecord[];
   ran: number;
   resumed: number;
+  /** How the run the folder held differed, when `replaceDifferentRun` removed it; else null. */
+  replaced: string[] | null;
 }
 
 /** Runs (or resumes) an evaluation and returns every record of the run. */
@@ -202,6 +209,7 @@ export async function runEval(config: EvalConfig, progress?: EvalProgress): Prom
   const identity: RunIdentity = {
     config: runConfig,
     git_sha: gitSha(),
+    code_checksum: codeChecksum(),
     domain_checksum: domainChecksum(domain),
     task_set_checksum: taskSetChecksum(plan.map((p) => p.key)),
     planned_episodes: plan.length,
@@ -209,8 +217,15 @@ export async function runEval(config: EvalConfig, progress?: EvalProgress): Prom
   const runDir = resolve(config.out);
   const runFile = join(runDir, 'run.json');
   // A folder holds one run: resuming needs the same configuration, code, data and task set.
-  const previousRun = existsSync(runFile) ? (JSON.parse(readFileSync(runFile, 'utf8')) as Record<string, unknown>) : null;
-  const differences = previousRun ? runDifferences(previousRun, identity) : [];
+  let previousRun = existsSync(runFile) ? (JSON.parse(readFileSync(runFile, 'utf8')) as Record<string, unknown>) : null;
+  let differences = previousRun ? runDifferences(previousRun, identity) : [];
+  const replaced = config.replaceDifferentRun === true && differences.length > 0 ? differences : null;
+  if (replaced) {
+    // The folder's run is of something else: it goes, and this run starts in its place.
+    rmSync(runDir, { recursive: true, force: true });
+    previousRun = null;
+    differences = [];
+  }
   if (differences.length > 0 && config.forceResume !== true) {
     throw new EvalConfigError(
       `${runDir} holds another run; continuing it would mix results:\n  ${differences.join('\n  ')}\nUse another --out, remove the folder to start again, or --force-resume (recorded in run.json).`,
@@ -308,7 +323,7 @@ export async function runEval(config: EvalConfig, progress?: EvalProgress): Prom
   // Records in plan order, whatever order the workers finished in.
   records.sort((a, b) => (order.get(a.key) ?? 0) - (order.get(b.key) ?? 0));
   markRunFailures(records, trajectoriesFile);
-  return { runDir, domain, run, records, ran: todo.length, resumed: plan.length - todo.length };
+  return { runDir, domain, run, records, ran: todo.length, resumed: plan.length - todo.length, replaced };
 }
 
 /**

@@ -5,8 +5,9 @@
  * reported under the old name. `--force-resume` overrides, and `run.json` records that it did.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Domain } from '../../domains/domain.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -42,6 +43,30 @@ export function gitSha(root: string = process.cwd()): string | null {
   }
 }
 
+/**
+ * A checksum of the code that runs: every module of the tree this file was loaded from (`dist/`
+ * after a build, `src/` under a TypeScript loader). The git SHA misses an edit not yet committed;
+ * this does not, so a run continued after editing an agent is refused like one after a commit.
+ */
+export function codeChecksum(root: string = dirname(dirname(dirname(fileURLToPath(import.meta.url))))): string {
+  const hash = createHash('sha256');
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      // Tests are not the code a run runs.
+      else if (/\.(js|ts)$/.test(entry.name) && !/\.(test|d)\.ts$/.test(entry.name)) {
+        hash
+          .update(`${relative(root, path)}\0`)
+          .update(readFileSync(path))
+          .update('\0');
+      }
+    }
+  };
+  walk(root);
+  return hash.digest('hex');
+}
+
 /** A checksum of the domain's data as the run sees it: policy, tools, tasks and initial database. */
 export function domainChecksum(domain: Domain): string {
   return sha256(JSON.stringify({ policy: domain.policy, tools: domain.tools, tasks: domain.tasks, db: domain.initialDb }));
@@ -56,6 +81,7 @@ export function taskSetChecksum(keys: readonly string[]): string {
 export interface RunIdentity {
   config: unknown;
   git_sha: string | null;
+  code_checksum: string;
   domain_checksum: string;
   task_set_checksum: string;
   planned_episodes: number;
@@ -77,6 +103,9 @@ export function runDifferences(previous: Partial<Record<keyof RunIdentity, unkno
   }
   if ((previous.git_sha ?? null) !== current.git_sha) {
     differences.push(`git SHA: ${String(previous.git_sha ?? 'none')} then, ${current.git_sha ?? 'none'} now (the code changed)`);
+  }
+  if (previous.code_checksum !== undefined && previous.code_checksum !== current.code_checksum) {
+    differences.push('code: the modules that run differ (an edit, committed or not, or another build)');
   }
   if (previous.domain_checksum !== undefined && previous.domain_checksum !== current.domain_checksum) {
     differences.push("domain data: the domain's policy, tools, tasks or database changed");
