@@ -8,6 +8,7 @@ import { loadDomain } from '../src/domains/load-domain.js';
 import { computeMetrics, computeRunMetrics, infrastructureFailures } from '../src/lab/metrics/index.js';
 import type { EpisodeRecord } from '../src/lab/records.js';
 import { makeRun } from './support/lab-runs.js';
+import { tau2DirForTests } from './support/tau2-dir.js';
 
 // Runs that cannot lie: an eval whose model endpoint is down says so, and its numbers are not the agent's.
 
@@ -87,6 +88,32 @@ describe('baton eval against an endpoint that refuses connections', () => {
     expect(run.stderr).not.toMatch(/exit 3/);
     const fewer = evalAgainst(await closedPort(), fresh(), ['--allow-infra-failures', '3']);
     expect(fewer.status).toBe(3);
+  });
+});
+
+describe('baton eval with a simulated customer whose endpoint refuses connections', () => {
+  it('exits 3 with every episode a user_error, none of them an agent result', async () => {
+    const cwd = fresh();
+    const port = await closedPort();
+    const run = spawnSync(
+      process.execPath,
+      [BIN, 'eval', '--domain', 'billing', '--user', 'llm', '--styles', 'neutral', '--limit', '2', '--out', join(cwd, 'run'), '--json'],
+      {
+        encoding: 'utf8',
+        cwd,
+        env: {
+          PATH: process.env['PATH'],
+          HOME: cwd,
+          BATON_TAU2_DIR: tau2DirForTests(),
+          BATON_USER_BASE_URL: `http://127.0.0.1:${port}/v1`,
+          BATON_USER_MODEL: 'some-model',
+        },
+      },
+    );
+    expect(run.status, run.stderr).toBe(3);
+    expect(run.stderr).toMatch(/WARNING: 2 of 2 episodes failed for infrastructure reasons \(2 simulated customer failed\)/);
+    expect(records(cwd).map((l) => l.infrastructure_failure)).toEqual(['user_error', 'user_error']);
+    expect(JSON.parse(run.stdout)).toMatchObject({ counts: { episodes: 0 }, infrastructure: { failed: 2, by_reason: { user_error: 2 } } });
   });
 });
 
