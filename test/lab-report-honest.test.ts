@@ -68,6 +68,28 @@ describe('baton report, honestly', () => {
     expect(whole).not.toContain('id="warnings"');
   });
 
+  it('says how many episodes the infrastructure failed, leaves them out, and marks them in the viewer', async () => {
+    const dir = await makeRun(join(root, 'outage'), 'never-transfer');
+    const file = join(dir, 'trajectories.jsonl');
+    const lines = readFileSync(file, 'utf8').trim().split('\n');
+    const first = JSON.parse(lines[0] as string) as { key: string; termination: string };
+    // The simulated customer's endpoint failed in the first episode.
+    lines[0] = JSON.stringify({ ...first, termination: 'user_error' });
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    rmSync(join(dir, 'metrics.json'));
+    let printed = '';
+    await runReportCommand({ runDirs: [dir], out: join(root, 'outage.html'), write: (t) => (printed += t) });
+    expect(printed.split('\n')[0]).toBe(`WARNING never-transfer: 1 of ${lines.length} episodes infrastructure-failed, left out`);
+    const [loaded] = await loadRuns([dir]);
+    expect(loaded?.metrics.counts.episodes).toBe(lines.length - 1);
+    const html = readFileSync(join(root, 'outage.html'), 'utf8');
+    expect(html).toContain(`never-transfer: 1 of ${lines.length} episodes failed for infrastructure reasons and are left out.`);
+    const data = JSON.parse(/<script type="application\/json" id="episodes">([^<]*)<\/script>/.exec(html)?.[1] ?? 'null') as {
+      episodes: { key: string; inf?: string }[];
+    };
+    expect(data.episodes.filter((e) => e.inf !== undefined)).toEqual([expect.objectContaining({ key: first.key, inf: 'user_error' })]);
+  });
+
   it('refuses runs of different domains or task sets in one table unless asked, and then says so', async () => {
     await expect(loadRuns([dirs.rule, dirs.airline])).rejects.toThrow(
       /different domains or task sets: rule \(billing handoff dev v1 .*\), airline \(airline handoff dev .*\).*--allow-mixed/,

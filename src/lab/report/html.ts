@@ -4,7 +4,7 @@
  * to open it: styles and the viewer's script are inline, and the episodes are embedded once as
  * JSON. Every piece of text from a run is escaped (it holds customer data).
  */
-import type { EpisodeAnalysis } from '../metrics/index.js';
+import { infrastructureFailure, type EpisodeAnalysis } from '../metrics/index.js';
 import type { EpisodeRecord } from '../records.js';
 import { basename } from 'node:path';
 import { loadRuns, partialText, taskSetOf, type LoadedRun, type LoadOptions } from './load.js';
@@ -36,7 +36,9 @@ export function scriptJson(value: unknown): string {
 
 /** One episode as the viewer needs it (short keys: the file holds every episode of every run). */
 export function viewerEpisode(systemIndex: number, record: EpisodeRecord, analysis: EpisodeAnalysis) {
+  const inf = infrastructureFailure(record);
   return {
+    ...(inf ? { inf } : {}),
     s: systemIndex,
     key: record.key,
     kind: record.kind,
