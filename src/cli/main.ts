@@ -7,24 +7,10 @@ import type { AuditCommandOptions } from './audit-command.js';
 import type { EnvServeOptions } from './env-command.js';
 import type { EvalCommandOptions } from './eval-command.js';
 import type { StoreConfig } from '../store/open-store.js';
+import { addBenchCommands } from './bench-program.js';
+import { nonNegative, port, positive, seedOption, tau2DirHelp, tau2DirOption } from './options.js';
 
 const VERSION = '0.1.0';
-
-const port = (value: string) => {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('a port is an integer from 0 to 65535.');
-  return n;
-};
-const positive = (value: string) => {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError('expected a positive integer.');
-  return n;
-};
-const nonNegative = (value: string) => {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected an integer, 0 or more.');
-  return n;
-};
 
 /** Turns `--store` and its companions into a store config, or explains what to set. */
 function storeConfig(opts: { store: string; db: string; pgUrl?: string }): StoreConfig {
@@ -161,8 +147,6 @@ const rewardConfigHelp = 'reward weights, e.g. \'{"r2": {"false_transfer": 1}, "
 const splitOption = () => new Option('--split <split>', 'which split').choices(['train', 'test', 'base']).default('base');
 const versionOption = () =>
   new Option('--task-version <version>', 'task version: current or release-37199f3 for tau2-bench (default current), v1 for billing');
-const tau2DirOption = '--tau2-dir <dir>';
-const tau2DirHelp = 'folder with tau2-bench data (else BATON_TAU2_DIR, else the download cache)';
 
 interface DomainCommandOptions {
   domain: DomainName;
@@ -219,12 +203,6 @@ tasks
       );
     }
   });
-
-const seedOption = (value: string) => {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('a seed is a non-negative integer.');
-  return n;
-};
 
 tasks
   .command('generate')
@@ -472,97 +450,7 @@ program
     await runEnvServe(opts);
   });
 
-const bench = program.command('bench').description('benchmarks (JSON on stdout with --json, progress on stderr)');
-bench
-  .command('rewards')
-  .description('dialogues per second scored by r2 and dense (no judge) on one thread, over the trajectories of a default run')
-  .option('--json', 'print only the JSON result on stdout')
-  .option('--trials <n>', 'trials of the default run whose dialogues are scored', positive, 2)
-  .option('--rounds <n>', 'timed passes per reward (the best counts)', positive, 5)
-  .action(async (opts: { json?: boolean; trials: number; rounds: number }) => {
-    const { benchRewards } = await import('./bench-rewards.js');
-    const result = await benchRewards({ trials: opts.trials, rounds: opts.rounds, progress: (line) => process.stderr.write(`${line}\n`) });
-    process.stdout.write(opts.json ? `${JSON.stringify(result)}\n` : `${JSON.stringify(result, null, 2)}\n`);
-  });
-bench
-  .command('replay')
-  .description('replay and hash every task of tau2-bench airline and retail (164 tasks), against a same-run baseline')
-  .option('--json', 'print only the JSON result on stdout')
-  .option(tau2DirOption, tau2DirHelp)
-  .option('--baseline-tasks <n>', 'tasks per domain the (slow) baseline replays', positive, 6)
-  .action(async (opts: { json?: boolean; tau2Dir?: string; baselineTasks: number }) => {
-    const { benchReplay } = await import('./bench-replay.js');
-    const result = await benchReplay({
-      ...(opts.tau2Dir ? { tau2Dir: opts.tau2Dir } : {}),
-      baselineTasks: opts.baselineTasks,
-      progress: (line) => process.stderr.write(`${line}\n`),
-    });
-    process.stdout.write(opts.json ? `${JSON.stringify(result)}\n` : `${JSON.stringify(result, null, 2)}\n`);
-  });
-
-bench
-  .command('runner')
-  .description(
-    "the runner's model-call efficiency at a fixed latency (scripted OpenAI-compatible server), and scripted episodes per second",
-  )
-  .option('--json', 'print only the JSON result on stdout')
-  .option('--concurrency <n>', 'episodes at once', positive, 32)
-  .option('--latency-ms <ms>', 'latency of every model call', positive, 100)
-  .option('--trials <n>', "trials of billing's 150 dev hand-off episodes in the timed run", positive, 8)
-  .option('--workers <n>', 'threads running episodes (baton eval --workers)', positive, 1)
-  .option(tau2DirOption, tau2DirHelp)
-  .action(async (opts: { json?: boolean; concurrency: number; latencyMs: number; trials: number; workers: number; tau2Dir?: string }) => {
-    const { benchRunner } = await import('./bench-runner.js');
-    const result = await benchRunner({
-      concurrency: opts.concurrency,
-      workers: opts.workers,
-      latencyMs: opts.latencyMs,
-      trials: opts.trials,
-      ...(opts.tau2Dir ? { tau2Dir: opts.tau2Dir } : {}),
-      progress: (line) => process.stderr.write(`${line}\n`),
-    });
-    process.stdout.write(opts.json ? `${JSON.stringify(result)}\n` : `${JSON.stringify(result, null, 2)}\n`);
-  });
-
-bench
-  .command('serve')
-  .description(
-    'customer messages per second through baton serve over HTTP with an agent answering, against bare gateway.receive + gateway.send',
-  )
-  .option('--json', 'print only the JSON result on stdout')
-  .option('--concurrency <n>', 'conversations in flight at once', positive, 64)
-  .option('--messages <n>', 'customer messages per round (one per conversation)', positive, 2000)
-  .option('--rounds <n>', 'alternating measurement rounds', positive, 3)
-  .action(async (opts: { json?: boolean; concurrency: number; messages: number; rounds: number }) => {
-    const { benchServe } = await import('./bench-serve.js');
-    const result = await benchServe({ ...opts, progress: (line) => process.stderr.write(`baton bench: ${line}\n`) });
-    process.stdout.write(`${JSON.stringify(result, null, opts.json ? 0 : 2)}\n`);
-  });
-
-bench
-  .command('gateway')
-  .description('gateway send + CAS transition rate against a bare compare-and-set on the same database, and race counters')
-  .option('--json', 'print only the JSON result on stdout')
-  .option('--stores <list>', 'comma-separated: sqlite,postgres', 'sqlite,postgres')
-  .option('--rounds <n>', 'alternating measurement rounds per store', positive, 5)
-  .option('--round-ms <ms>', 'length of one measurement round', positive, 1500)
-  .option('--race <n>', 'race interleavings per store for the counters', positive, 2000)
-  .action(async (opts: { json?: boolean; stores: string; rounds: number; roundMs: number; race: number }) => {
-    const stores = opts.stores.split(',').map((s) => s.trim());
-    const bad = stores.filter((s) => s !== 'sqlite' && s !== 'postgres');
-    if (bad.length > 0 || stores.length === 0)
-      throw new InvalidArgumentError(`--stores takes sqlite and/or postgres, got "${opts.stores}".`);
-    // Loaded only when benchmarking, so that `serve` starts without it.
-    const { benchGateway } = await import('./bench-gateway.js');
-    const result = await benchGateway({
-      stores: stores as Array<'sqlite' | 'postgres'>,
-      rounds: opts.rounds,
-      roundMs: opts.roundMs,
-      raceInterleavings: opts.race,
-      progress: (line) => process.stderr.write(`baton bench: ${line}\n`),
-    });
-    process.stdout.write(`${JSON.stringify(result, null, opts.json ? 0 : 2)}\n`);
-  });
+addBenchCommands(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   if (error instanceof InvalidArgumentError) {
