@@ -3,6 +3,9 @@ import { InvalidArgumentError } from 'commander';
 import type { DomainName } from '../domains/domain.js';
 import type { AgentName } from '../lab/agents/index.js';
 import { evalProgress } from '../lab/eval/progress.js';
+import { restoringOnInterrupt } from './interrupt.js';
+import type { InfrastructureCounts, InfrastructureFailure } from '../lab/metrics/infrastructure.js';
+import type { EpisodeRecord } from '../lab/records.js';
 import { EvalConfigError, runEval, type EvalConfig, type ModelEndpoint } from '../lab/eval/run-eval.js';
 import { STYLES, type Style } from '../lab/user.js';
 import type { VariantSplit } from '../lab/variant.js';
@@ -24,8 +27,19 @@ export interface EvalCommandOptions {
   out: string;
   tau2Dir?: string;
   force?: boolean;
+  /** Resume a folder whose run differs (code, configuration, data); recorded in `run.json`. */
+  forceResume?: boolean;
+  /** Infrastructure-failed episodes accepted before the exit code says the run failed (default 0). */
+  allowInfraFailures?: number;
+  /** Only the episodes of this task (a task id, or a hand-off variant's id). */
+  task?: string;
+  /** Only the first N planned episodes. */
+  limit?: number;
   json?: boolean;
 }
+
+/** The exit code of a run with more infrastructure-failed episodes than `--allow-infra-failures`. */
+export const EXIT_INFRASTRUCTURE = 3;
 
 /** `all`, or a comma-separated list of style names (hyphens allowed for underscores). */
 export function parseStyles(list: string): Style[] {
@@ -71,22 +85,58 @@ export function evalConfig(opts: EvalCommandOptions, env: NodeJS.ProcessEnv = pr
     store,
     out: opts.out,
     force: opts.force === true,
+    ...(opts.forceResume ? { forceResume: true } : {}),
+    ...(opts.task !== undefined ? { task: opts.task } : {}),
+    ...(opts.limit !== undefined ? { limit: opts.limit } : {}),
     ...(opts.tau2Dir ? { tau2Dir: opts.tau2Dir } : {}),
     ...(agentModel ? { agentModel } : {}),
     ...(userModel ? { userModel } : {}),
   };
 }
 
+const REASON_TEXT: Record<InfrastructureFailure, string> = {
+  provider_down: 'model provider down',
+  provider_unreachable: "decided without the model: the agent's endpoint answered no call of the run",
+  user_error: 'simulated customer failed',
+};
+
+/**
+ * What a run whose episodes the infrastructure failed must say, on stderr: how many, why, where
+ * to look, and what to do. Empty when there are none.
+ */
+export function infrastructureWarning(infra: InfrastructureCounts | undefined, records: readonly EpisodeRecord[]): string {
+  if (!infra || infra.failed === 0) return '';
+  const reasons = Object.entries(infra.by_reason)
+    .map(([reason, n]) => `${n} ${REASON_TEXT[reason as InfrastructureFailure]}`)
+    .join(', ');
+  const first = records.find((r) => r.handoff?.reason === 'provider_down') ?? records.find((r) => r.key === infra.examples[0]);
+  const evidence = first?.handoff?.evidence ? `\n  first: ${first.key}: ${first.handoff.evidence}` : '';
+  return [
+    `baton: WARNING: ${infra.failed} of ${infra.of} episodes failed for infrastructure reasons (${reasons}).${evidence}`,
+    '  They are not agent results: they are marked infrastructure_failure in trajectories.jsonl and left out of every metric.',
+    '  Check the endpoints (BATON_LLM_BASE_URL, BATON_USER_BASE_URL); the same command again runs those episodes again.',
+  ].join('\n');
+}
+
 export async function runEvalCommand(opts: EvalCommandOptions): Promise<void> {
   const config = evalConfig(opts);
+  const progress = evalProgress(process.stderr);
   try {
-    const result = await runEval(config, evalProgress(process.stderr));
-    const { writeRunMetrics } = await import('../lab/eval/run-metrics.js');
+    const result = await restoringOnInterrupt(progress, () => runEval(config, progress));
+    const { writeRunMetrics, metricsTable } = await import('../lab/eval/run-metrics.js');
     const metrics = await writeRunMetrics(result, config);
     if (opts.json) process.stdout.write(`${JSON.stringify(metrics)}\n`);
-    else {
-      const { metricsTable } = await import('../lab/eval/run-metrics.js');
-      process.stdout.write(`${metricsTable(metrics)}\n${result.runDir}\n`);
+    else process.stdout.write(`${metricsTable(metrics)}\n${result.runDir}\n`);
+    const warning = infrastructureWarning(metrics.infrastructure, result.records);
+    if (warning !== '') {
+      process.stderr.write(`${warning}\n`);
+      const allowed = opts.allowInfraFailures ?? 0;
+      if ((metrics.infrastructure?.failed ?? 0) > allowed) {
+        process.stderr.write(
+          `baton: more than ${allowed} infrastructure-failed episodes (--allow-infra-failures): exit ${EXIT_INFRASTRUCTURE}.\n`,
+        );
+        process.exitCode = EXIT_INFRASTRUCTURE;
+      }
     }
   } catch (error) {
     if (error instanceof EvalConfigError) throw new InvalidArgumentError(error.message);

@@ -7,24 +7,10 @@ import type { AuditCommandOptions } from './audit-command.js';
 import type { EnvServeOptions } from './env-command.js';
 import type { EvalCommandOptions } from './eval-command.js';
 import type { StoreConfig } from '../store/open-store.js';
+import { addBenchCommands } from './bench-program.js';
+import { nonNegative, port, positive, seedOption, tau2DirHelp, tau2DirOption } from './options.js';
 
 const VERSION = '0.1.0';
-
-const port = (value: string) => {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('a port is an integer from 0 to 65535.');
-  return n;
-};
-const positive = (value: string) => {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError('expected a positive integer.');
-  return n;
-};
-const nonNegative = (value: string) => {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected an integer, 0 or more.');
-  return n;
-};
 
 /** Turns `--store` and its companions into a store config, or explains what to set. */
 function storeConfig(opts: { store: string; db: string; pgUrl?: string; pgPoolSize?: number; pgStatementTimeoutMs?: number }): StoreConfig {
@@ -41,10 +27,18 @@ function storeConfig(opts: { store: string; db: string; pgUrl?: string; pgPoolSi
   };
 }
 
+// A reader that stops early (`baton tasks list … | head`) closes the pipe: nothing is left to say to it.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
+}
+
+// A flag error is one short line, the last one printed (`--help` has the rest), not the error above 45 lines of help.
 const program = new Command('baton')
   .description('Customer-service AI agents that finish the job, follow the policy, and hand off to a human at the right moment.')
-  .version(VERSION)
-  .showHelpAfterError();
+  .version(VERSION);
 
 /** The store options that `serve` and `staff add` share. */
 const withStoreOptions = (command: Command) =>
@@ -164,8 +158,6 @@ const rewardConfigHelp = 'reward weights, e.g. \'{"r2": {"false_transfer": 1}, "
 const splitOption = () => new Option('--split <split>', 'which split').choices(['train', 'test', 'base']).default('base');
 const versionOption = () =>
   new Option('--task-version <version>', 'task version: current or release-37199f3 for tau2-bench (default current), v1 for billing');
-const tau2DirOption = '--tau2-dir <dir>';
-const tau2DirHelp = 'folder with tau2-bench data (else BATON_TAU2_DIR, else the download cache)';
 
 interface DomainCommandOptions {
   domain: DomainName;
@@ -223,12 +215,6 @@ tasks
     }
   });
 
-const seedOption = (value: string) => {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('a seed is a non-negative integer.');
-  return n;
-};
-
 tasks
   .command('generate')
   .description('generate the hand-off variants of every domain and write their manifest (labels, splits, counts, checksum)')
@@ -244,15 +230,23 @@ tasks
 tasks
   .command('stats')
   .description('counts of the hand-off variants per domain: positives, hard negatives, by kind and by split')
+  .addOption(new Option('--domain <domain>', 'only this domain (billing needs no tau2-bench data)').choices([...DOMAIN_NAMES]))
   .option(tau2DirOption, tau2DirHelp)
   .option('--seed <n>', 'the generator seed (default: the committed one)', seedOption)
   .option('--json', 'print JSON')
-  .action(async (opts: { tau2Dir?: string; seed?: number; json?: boolean }) => {
-    const { tasksStats } = await import('./tasks-command.js');
-    const stats = await tasksStats({
-      ...(opts.tau2Dir ? { tau2Dir: opts.tau2Dir } : {}),
-      ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
-    });
+  .action(async (opts: { domain?: DomainName; tau2Dir?: string; seed?: number; json?: boolean }) => {
+    const { tasksStats, tasksStatsAvailable } = await import('./tasks-command.js');
+    const options = { ...(opts.tau2Dir ? { tau2Dir: opts.tau2Dir } : {}), ...(opts.seed !== undefined ? { seed: opts.seed } : {}) };
+    let stats;
+    if (opts.domain) stats = await tasksStats({ ...options, domains: [opts.domain] });
+    else {
+      // Without tau2-bench's data, billing's counts still; the others said to be left out.
+      const available = await tasksStatsAvailable(options);
+      stats = available.stats;
+      if (available.skipped) {
+        process.stderr.write(`baton: ${available.skipped.domains.join(' and ')} left out: ${available.skipped.reason}\n`);
+      }
+    }
     if (opts.json) {
       process.stdout.write(`${JSON.stringify(stats)}\n`);
       return;
@@ -327,6 +321,15 @@ program
   .requiredOption('--out <dir>', 'the run folder (run.json, trajectories.jsonl, metrics.json); the same folder resumes a run')
   .option(tau2DirOption, tau2DirHelp)
   .option('--force', 'run on the test split again although this agent configuration already did')
+  .option('--task <id>', "only this task's episodes (a task id, or a hand-off variant's id)")
+  .option('--limit <n>', 'only the first N planned episodes', positive)
+  .option('--force-resume', 'continue a run folder although its code, configuration, data or task set differ (recorded in run.json)')
+  .option(
+    '--allow-infra-failures <n>',
+    `infrastructure-failed episodes (provider down, customer simulator failed) accepted before exit code 3`,
+    nonNegative,
+    0,
+  )
   .option('--json', 'print the metrics object on stdout')
   .action(async (opts: EvalCommandOptions) => {
     const { runEvalCommand } = await import('./eval-command.js');
@@ -339,11 +342,13 @@ program
   .requiredOption('--out <file>', 'the HTML file to write')
   .option('--baseline <name>', 'the system the others are compared with (default: the first run)')
   .option(tau2DirOption, tau2DirHelp)
-  .action(async (runDirs: string[], opts: { out: string; baseline?: string; tau2Dir?: string }) => {
+  .option('--allow-mixed', 'put runs of different domains or task sets in one table (refused otherwise)')
+  .action(async (runDirs: string[], opts: { out: string; baseline?: string; tau2Dir?: string; allowMixed?: boolean }) => {
     const { runReportCommand } = await import('./report-command.js');
     await runReportCommand({
       runDirs,
       out: opts.out,
+      ...(opts.allowMixed ? { allowMixed: true } : {}),
       ...(opts.baseline !== undefined ? { baseline: opts.baseline } : {}),
       ...(opts.tau2Dir ? { tau2Dir: opts.tau2Dir } : {}),
     });
@@ -385,10 +390,17 @@ program
   .option('--concurrency <n>', 'episodes at once', positive, 4)
   .action(async (opts: { out: string; trials: number; concurrency: number }) => {
     const { runDefault } = await import('./default-run.js');
-    const { runDirs } = await runDefault(opts);
+    const { runDirs, infrastructureFailed } = await runDefault(opts);
     const { runReportCommand } = await import('./report-command.js');
     process.stdout.write('\n');
     await runReportCommand({ runDirs, baseline: 'rule', out: join(opts.out, 'report.html') });
+    if (infrastructureFailed > 0) {
+      const { EXIT_INFRASTRUCTURE } = await import('./eval-command.js');
+      process.stderr.write(
+        `baton: ${infrastructureFailed} episodes failed for infrastructure reasons (see above): exit ${EXIT_INFRASTRUCTURE}.\n`,
+      );
+      process.exitCode = EXIT_INFRASTRUCTURE;
+    }
   });
 
 program
@@ -449,107 +461,7 @@ program
     await runEnvServe(opts);
   });
 
-const bench = program.command('bench').description('benchmarks (JSON on stdout with --json, progress on stderr)');
-bench
-  .command('rewards')
-  .description('dialogues per second scored by r2 and dense (no judge) on one thread, over the trajectories of a default run')
-  .option('--json', 'print only the JSON result on stdout')
-  .option('--trials <n>', 'trials of the default run whose dialogues are scored', positive, 2)
-  .option('--rounds <n>', 'timed passes per reward (the best counts)', positive, 5)
-  .action(async (opts: { json?: boolean; trials: number; rounds: number }) => {
-    const { benchRewards } = await import('./bench-rewards.js');
-    const result = await benchRewards({ trials: opts.trials, rounds: opts.rounds, progress: (line) => process.stderr.write(`${line}\n`) });
-    process.stdout.write(opts.json ? `${JSON.stringify(result)}\n` : `${JSON.stringify(result, null, 2)}\n`);
-  });
-bench
-  .command('decider')
-  .description('hand-off decisions per second on one core, the current detector beside the pre-issue-13 lexicon (same run)')
-  .option('--json', 'print only the JSON result on stdout')
-  .option('--rounds <n>', 'timed passes per detector', positive, 5)
-  .action(async (opts: { json?: boolean; rounds: number }) => {
-    const { benchDecider } = await import('./bench-decider.js');
-    const result = benchDecider({ rounds: opts.rounds, progress: (line) => process.stderr.write(`${line}\n`) });
-    process.stdout.write(opts.json ? `${JSON.stringify(result)}\n` : `${JSON.stringify(result, null, 2)}\n`);
-  });
-bench
-  .command('replay')
-  .description('replay and hash every task of tau2-bench airline and retail (164 tasks), against a same-run baseline')
-  .option('--json', 'print only the JSON result on stdout')
-  .option(tau2DirOption, tau2DirHelp)
-  .option('--baseline-tasks <n>', 'tasks per domain the (slow) baseline replays', positive, 6)
-  .action(async (opts: { json?: boolean; tau2Dir?: string; baselineTasks: number }) => {
-    const { benchReplay } = await import('./bench-replay.js');
-    const result = await benchReplay({
-      ...(opts.tau2Dir ? { tau2Dir: opts.tau2Dir } : {}),
-      baselineTasks: opts.baselineTasks,
-      progress: (line) => process.stderr.write(`${line}\n`),
-    });
-    process.stdout.write(opts.json ? `${JSON.stringify(result)}\n` : `${JSON.stringify(result, null, 2)}\n`);
-  });
-
-bench
-  .command('runner')
-  .description(
-    "the runner's model-call efficiency at a fixed latency (scripted OpenAI-compatible server), and scripted episodes per second",
-  )
-  .option('--json', 'print only the JSON result on stdout')
-  .option('--concurrency <n>', 'episodes at once', positive, 32)
-  .option('--latency-ms <ms>', 'latency of every model call', positive, 100)
-  .option('--trials <n>', "trials of billing's 150 dev hand-off episodes in the timed run", positive, 8)
-  .option('--workers <n>', 'threads running episodes (baton eval --workers)', positive, 1)
-  .option(tau2DirOption, tau2DirHelp)
-  .action(async (opts: { json?: boolean; concurrency: number; latencyMs: number; trials: number; workers: number; tau2Dir?: string }) => {
-    const { benchRunner } = await import('./bench-runner.js');
-    const result = await benchRunner({
-      concurrency: opts.concurrency,
-      workers: opts.workers,
-      latencyMs: opts.latencyMs,
-      trials: opts.trials,
-      ...(opts.tau2Dir ? { tau2Dir: opts.tau2Dir } : {}),
-      progress: (line) => process.stderr.write(`${line}\n`),
-    });
-    process.stdout.write(opts.json ? `${JSON.stringify(result)}\n` : `${JSON.stringify(result, null, 2)}\n`);
-  });
-
-bench
-  .command('serve')
-  .description(
-    'customer messages per second through baton serve over HTTP with an agent answering, against bare gateway.receive + gateway.send',
-  )
-  .option('--json', 'print only the JSON result on stdout')
-  .option('--concurrency <n>', 'conversations in flight at once', positive, 64)
-  .option('--messages <n>', 'customer messages per round (one per conversation)', positive, 2000)
-  .option('--rounds <n>', 'alternating measurement rounds', positive, 3)
-  .action(async (opts: { json?: boolean; concurrency: number; messages: number; rounds: number }) => {
-    const { benchServe } = await import('./bench-serve.js');
-    const result = await benchServe({ ...opts, progress: (line) => process.stderr.write(`baton bench: ${line}\n`) });
-    process.stdout.write(`${JSON.stringify(result, null, opts.json ? 0 : 2)}\n`);
-  });
-
-bench
-  .command('gateway')
-  .description('gateway send + CAS transition rate against a bare compare-and-set on the same database, and race counters')
-  .option('--json', 'print only the JSON result on stdout')
-  .option('--stores <list>', 'comma-separated: sqlite,postgres', 'sqlite,postgres')
-  .option('--rounds <n>', 'alternating measurement rounds per store', positive, 5)
-  .option('--round-ms <ms>', 'length of one measurement round', positive, 1500)
-  .option('--race <n>', 'race interleavings per store for the counters', positive, 2000)
-  .action(async (opts: { json?: boolean; stores: string; rounds: number; roundMs: number; race: number }) => {
-    const stores = opts.stores.split(',').map((s) => s.trim());
-    const bad = stores.filter((s) => s !== 'sqlite' && s !== 'postgres');
-    if (bad.length > 0 || stores.length === 0)
-      throw new InvalidArgumentError(`--stores takes sqlite and/or postgres, got "${opts.stores}".`);
-    // Loaded only when benchmarking, so that `serve` starts without it.
-    const { benchGateway } = await import('./bench-gateway.js');
-    const result = await benchGateway({
-      stores: stores as Array<'sqlite' | 'postgres'>,
-      rounds: opts.rounds,
-      roundMs: opts.roundMs,
-      raceInterleavings: opts.race,
-      progress: (line) => process.stderr.write(`baton bench: ${line}\n`),
-    });
-    process.stdout.write(`${JSON.stringify(result, null, opts.json ? 0 : 2)}\n`);
-  });
+addBenchCommands(program);
 
 program
   .command('sim')

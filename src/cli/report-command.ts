@@ -4,20 +4,34 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { comparisonText, compareRuns, kindRows, kindText, loadRuns, renderReport, type Comparison } from '../lab/report/index.js';
+import {
+  comparisonText,
+  compareRuns,
+  kindRows,
+  kindText,
+  loadRuns,
+  partialText,
+  renderReport,
+  type Comparison,
+} from '../lab/report/index.js';
 
 export interface ReportCommandOptions {
   runDirs: readonly string[];
   baseline?: string;
   out: string;
   tau2Dir?: string;
+  /** Put runs of different domains or task sets in one table. */
+  allowMixed?: boolean;
   /** Where the table and the path go (default: stdout). */
   write?: (text: string) => void;
 }
 
 export async function runReportCommand(options: ReportCommandOptions): Promise<{ path: string; comparison: Comparison }> {
   const write = options.write ?? ((text: string) => process.stdout.write(text));
-  const runs = await loadRuns(options.runDirs, options.tau2Dir ? { tau2Dir: options.tau2Dir } : {});
+  const runs = await loadRuns(options.runDirs, {
+    ...(options.tau2Dir ? { tau2Dir: options.tau2Dir } : {}),
+    ...(options.allowMixed ? { allowMixed: true } : {}),
+  });
   const comparison = compareRuns(runs, options.baseline);
   const html = renderReport(runs, options.baseline !== undefined ? { baseline: options.baseline } : {});
   const path = resolve(options.out);
@@ -27,6 +41,15 @@ export async function runReportCommand(options: ReportCommandOptions): Promise<{
     kindRows(runs),
     runs.map((r) => r.system),
   );
-  write(`${comparisonText(comparison)}\n\nHand-offs by task kind:\n${kinds}\n\nReport: ${path}\n`);
+  const warnings = runs.flatMap((r) => {
+    const partial = partialText(r);
+    const infra = r.metrics.infrastructure;
+    return [
+      ...(partial ? [`${r.system}: ${partial}`] : []),
+      ...(infra ? [`${r.system}: ${infra.failed} of ${infra.of} episodes infrastructure-failed, left out`] : []),
+    ];
+  });
+  const header = warnings.map((w) => `WARNING ${w}\n`).join('');
+  write(`${header}${comparisonText(comparison)}\n\nHand-offs by task kind:\n${kinds}\n\nReport: ${path}\n`);
   return { path, comparison };
 }

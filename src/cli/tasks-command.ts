@@ -9,6 +9,7 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DOMAIN_NAMES, type Domain, type DomainName } from '../domains/domain.js';
 import { loadDomain } from '../domains/load-domain.js';
+import { Tau2DataError } from '../domains/tau2/tau2-data.js';
 import {
   buildManifest,
   generateVariants,
@@ -69,6 +70,29 @@ export async function tasksStats(
 ): Promise<Partial<Record<DomainName, VariantCounts>>> {
   const domains = await loadLabDomains(options, options.domains ?? DOMAIN_NAMES);
   return variantStats(generateVariants(domains, { seed: options.seed ?? HANDOFF_VARIANT_SEED }));
+}
+
+/**
+ * The counts of every domain whose data is at hand: billing always (it ships with Baton), airline
+ * and retail when tau2-bench's data can be found. `skipped` says which were left out, and why.
+ */
+export async function tasksStatsAvailable(
+  options: TasksOptions = {},
+): Promise<{ stats: Partial<Record<DomainName, VariantCounts>>; skipped: { domains: DomainName[]; reason: string } | null }> {
+  const domains: Domain[] = [];
+  const skipped: DomainName[] = [];
+  let reason = '';
+  for (const name of DOMAIN_NAMES) {
+    try {
+      domains.push(await loadDomain(name, options.tau2Dir ? { tau2Dir: options.tau2Dir } : {}));
+    } catch (error) {
+      if (!(error instanceof Tau2DataError)) throw error;
+      skipped.push(name);
+      reason = error.message;
+    }
+  }
+  const stats = variantStats(generateVariants(domains, { seed: options.seed ?? HANDOFF_VARIANT_SEED }));
+  return { stats, skipped: skipped.length > 0 ? { domains: skipped, reason } : null };
 }
 
 /** One variant, rendered for reading (its label, rule, outage and script). Loads only the variant's domain. */

@@ -136,6 +136,8 @@ export async function runAudit(options: AuditOptions): Promise<AuditResult> {
       store: { kind: 'memory' as const },
       out: resolve(join(options.out, policy)),
       force: false,
+      // The audit's folders are its cache: a run of other code or configuration there is run again, never reused.
+      replaceDifferentRun: true,
       ...(options.tau2Dir ? { tau2Dir: options.tau2Dir } : {}),
     };
     const result = await runEval(config, options.progress?.(policy));

@@ -30,6 +30,13 @@ export interface EpisodeRecord extends RecordedEpisode {
   handoff: EpisodeResult['handoff'];
   /** Wall time of the episode (ms); not part of any metric, so runs stay comparable byte for byte without it. */
   wall_ms?: number;
+  /**
+   * Set when the episode ended for an infrastructure reason (the provider down, the simulated
+   * customer failing): not an agent result, left out of the metrics, run again on resume.
+   */
+  infrastructure_failure?: 'provider_down' | 'user_error' | 'provider_unreachable';
+  /** The agent's model calls in the episode (an agent behind a model endpoint only): answered, and failed for good. */
+  model_calls?: { answered: number; failed: number };
 }
 
 /** A record's key: domain, task, variant kind, style and trial. */

@@ -3,8 +3,10 @@
  * end), both on stderr so that `--json` output on stdout stays clean.
  */
 import cliProgress from 'cli-progress';
+import { infrastructureFailure } from '../metrics/infrastructure.js';
 import type { EvalProgress } from './run-eval.js';
 
+/** Progress on `stream`: a bar on a terminal (whose `stop` gives back the cursor and line wrap), lines otherwise. */
 export function evalProgress(stream: NodeJS.WriteStream = process.stderr, label = 'episodes'): EvalProgress {
   if (stream.isTTY) {
     const bar = new cliProgress.SingleBar(
@@ -13,7 +15,10 @@ export function evalProgress(stream: NodeJS.WriteStream = process.stderr, label 
     );
     return {
       start: (total, done) => bar.start(total, done, { last: '' }),
-      episode: (record, done) => bar.update(done, { last: `${record.key} ${record.evaluation.success === true ? 'ok' : 'fail'}` }),
+      episode: (record, done) => {
+        const outcome = infrastructureFailure(record) ?? (record.evaluation.success === true ? 'ok' : 'fail');
+        bar.update(done, { last: `${record.key} ${outcome}` });
+      },
       stop: () => bar.stop(),
     };
   }

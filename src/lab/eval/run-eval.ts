@@ -6,21 +6,18 @@
  * the same agent configuration is refused a second test run unless forced.
  */
 import { createHash } from 'node:crypto';
-import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { DomainName, Domain, DomainTask } from '../../domains/domain.js';
 import { loadDomain } from '../../domains/load-domain.js';
-import { createOpenAiPolicy } from '../../llm/openai-policy.js';
-import { openStore, type StoreConfig } from '../../store/open-store.js';
-import type { Store } from '../../store/store.js';
-import { referenceAgent, type AgentName } from '../agents/index.js';
-import { toRecord, recordKey, type EpisodeRecord } from '../records.js';
-import { episodeAgent, runEpisode, type EpisodeAgent } from '../run-episode.js';
-import { taskScript } from '../task-scripts.js';
-import type { Style, UserSimulator } from '../user.js';
-import { createLlmUser, loadUserGuidelines } from '../users/llm-user.js';
-import { renderUserScenario } from '../users/script-text.js';
-import { createScriptedUser } from '../users/scripted-user.js';
+import type { StoreConfig } from '../../store/open-store.js';
+import type { AgentName } from '../agents/index.js';
+import { createEpisodeRunner } from './episode-runner.js';
+import { codeChecksum, domainChecksum, gitSha, runDifferences, taskSetChecksum, type RunIdentity } from './run-identity.js';
+import { infrastructureFailures } from '../metrics/infrastructure.js';
+import { recordKey, type EpisodeRecord } from '../records.js';
+import type { Style } from '../user.js';
 import { generateVariants, HANDOFF_VARIANT_SEED, sourceSplits, variantsChecksum } from '../variants/index.js';
 import type { HandoffVariant, VariantSplit } from '../variant.js';
 
@@ -49,6 +46,17 @@ export interface EvalConfig {
   store: StoreConfig;
   out: string;
   force: boolean;
+  /** Continue a folder whose run differs (configuration, code, domain data, task set); `run.json` records it. */
+  forceResume?: boolean;
+  /**
+   * Remove a folder whose run differs and start afresh (`baton lab`, whose folders hold the
+   * default run of whatever code is checked out), instead of refusing it.
+   */
+  replaceDifferentRun?: boolean;
+  /** Only the episodes of this task: a task id, or a hand-off variant's id. */
+  task?: string;
+  /** Only the first `limit` planned episodes. */
+  limit?: number;
   tau2Dir?: string;
   /** The `llm` agent's endpoint (`BATON_LLM_BASE_URL`, `BATON_LLM_MODEL`, `BATON_LLM_API_KEY`). */
   agentModel?: ModelEndpoint;
@@ -90,7 +98,7 @@ function episodeSeed(seed: number, key: string): number {
 export function planEpisodes(
   domain: Domain,
   variants: readonly HandoffVariant[],
-  config: Pick<EvalConfig, 'tasks' | 'split' | 'styles' | 'trials' | 'seed'>,
+  config: Pick<EvalConfig, 'tasks' | 'split' | 'styles' | 'trials' | 'seed' | 'task' | 'limit'>,
 ): Planned[] {
   const splits = sourceSplits(domain, HANDOFF_VARIANT_SEED);
   const items: { task: DomainTask; variant: HandoffVariant | null }[] =
@@ -103,8 +111,9 @@ export function planEpisodes(
             return { task, variant };
           })
       : domain.tasks.filter((t) => splits.get(t.id) === config.split).map((task) => ({ task, variant: null }));
+  const chosen = config.task === undefined ? items : items.filter((i) => i.task.id === config.task || i.variant?.id === config.task);
   const planned: Planned[] = [];
-  for (const { task, variant } of items) {
+  for (const { task, variant } of chosen) {
     for (const style of config.styles) {
       for (let trial = 0; trial < config.trials; trial++) {
         const key = recordKey(domain.name, task.id, variant, style, trial);
@@ -112,7 +121,7 @@ export function planEpisodes(
       }
     }
   }
-  return planned;
+  return config.limit === undefined ? planned : planned.slice(0, config.limit);
 }
 
 /** The configuration as run.json states it (and a resumed run must match). */
@@ -132,6 +141,9 @@ function describe(config: EvalConfig, domain: Domain, variantsChecksum: string |
     seed: config.seed,
     variant_seed: HANDOFF_VARIANT_SEED,
     variants_checksum: variantsChecksum,
+    // Only when narrowed, so that the configuration of a whole run reads as it always has.
+    ...(config.task !== undefined ? { task: config.task } : {}),
+    ...(config.limit !== undefined ? { limit: config.limit } : {}),
   };
 }
 
@@ -151,17 +163,6 @@ function readLines(path: string): EpisodeRecord[] {
     }
   }
   return records;
-}
-
-function gitSha(): string | null {
-  try {
-    const head = readFileSync(resolve('.git', 'HEAD'), 'utf8').trim();
-    if (!head.startsWith('ref: ')) return head;
-    const ref = resolve('.git', head.slice(5));
-    return existsSync(ref) ? readFileSync(ref, 'utf8').trim() : null;
-  } catch {
-    return null;
-  }
 }
 
 /** Checks what can be checked before anything runs. */
@@ -187,6 +188,8 @@ export interface EvalResult {
   records: EpisodeRecord[];
   ran: number;
   resumed: number;
+  /** How the run the folder held differed, when `replaceDifferentRun` removed it; else null. */
+  replaced: string[] | null;
 }
 
 /** Runs (or resumes) an evaluation and returns every record of the run. */
@@ -196,17 +199,39 @@ export async function runEval(config: EvalConfig, progress?: EvalProgress): Prom
   const variants = generateVariants([domain], { seed: HANDOFF_VARIANT_SEED });
   // The manifest's own checksum: a run names the variant set as `baton tasks generate` does.
   const runConfig = describe(config, domain, variantsChecksum(variants));
-  const runDir = resolve(config.out);
-  mkdirSync(runDir, { recursive: true });
-
-  // A folder holds one run: resuming needs the same configuration.
-  const runFile = join(runDir, 'run.json');
-  if (existsSync(runFile)) {
-    const previous = (JSON.parse(readFileSync(runFile, 'utf8')) as { config?: unknown }).config;
-    if (JSON.stringify(previous) !== JSON.stringify(runConfig)) {
-      throw new EvalConfigError(`${runDir} holds a run with another configuration: use another --out, or remove it to start again.`);
-    }
+  const plan = planEpisodes(domain, variants, config);
+  if (plan.length === 0 && config.task !== undefined) {
+    const what = `no task or variant "${config.task}"`;
+    throw new EvalConfigError(
+      `the ${config.domain} ${config.tasks} tasks of the ${config.split} split have ${what} to run (--task, --split, --tasks).`,
+    );
   }
+  const identity: RunIdentity = {
+    config: runConfig,
+    git_sha: gitSha(),
+    code_checksum: codeChecksum(),
+    domain_checksum: domainChecksum(domain),
+    task_set_checksum: taskSetChecksum(plan.map((p) => p.key)),
+    planned_episodes: plan.length,
+  };
+  const runDir = resolve(config.out);
+  const runFile = join(runDir, 'run.json');
+  // A folder holds one run: resuming needs the same configuration, code, data and task set.
+  let previousRun = existsSync(runFile) ? (JSON.parse(readFileSync(runFile, 'utf8')) as Record<string, unknown>) : null;
+  let differences = previousRun ? runDifferences(previousRun, identity) : [];
+  const replaced = config.replaceDifferentRun === true && differences.length > 0 ? differences : null;
+  if (replaced) {
+    // The folder's run is of something else: it goes, and this run starts in its place.
+    rmSync(runDir, { recursive: true, force: true });
+    previousRun = null;
+    differences = [];
+  }
+  if (differences.length > 0 && config.forceResume !== true) {
+    throw new EvalConfigError(
+      `${runDir} holds another run; continuing it would mix results:\n  ${differences.join('\n  ')}\nUse another --out, remove the folder to start again, or --force-resume (recorded in run.json).`,
+    );
+  }
+  mkdirSync(runDir, { recursive: true });
   const ledgerFile = resolve('.baton', 'test-ledger.jsonl');
   if (config.split === 'test' && !config.force && !existsSync(runFile)) {
     const identity = ledgerIdentity(runConfig);
@@ -224,24 +249,31 @@ export async function runEval(config: EvalConfig, progress?: EvalProgress): Prom
     }
   }
 
-  const run = {
+  const run: Record<string, unknown> = {
     version: 1,
-    config: runConfig,
-    git_sha: gitSha(),
+    ...identity,
     package_version: readPackageVersion(),
     node: process.version,
     store: config.store.kind,
     concurrency: config.concurrency,
     started_at: new Date().toISOString(),
   };
-  if (!existsSync(runFile)) writeFileSync(runFile, `${JSON.stringify(run, null, 2)}\n`);
+  if (!previousRun) writeFileSync(runFile, `${JSON.stringify(run, null, 2)}\n`);
+  else if (differences.length > 0) {
+    // Forced: the folder keeps its first identity, and says when and over what it was continued.
+    const forced = Array.isArray(previousRun['forced_resumes']) ? (previousRun['forced_resumes'] as unknown[]) : [];
+    const entry = { at: new Date().toISOString(), git_sha: identity.git_sha, differences };
+    writeFileSync(runFile, `${JSON.stringify({ ...previousRun, forced_resumes: [...forced, entry] }, null, 2)}\n`);
+  }
 
   const trajectoriesFile = join(runDir, 'trajectories.jsonl');
-  const existing = readLines(trajectoriesFile);
+  // An episode the infrastructure failed measured nothing: a resumed run runs it again.
+  const read = readLines(trajectoriesFile);
+  const readFailures = infrastructureFailures(read);
+  const existing = read.filter((_, i) => readFailures[i] === null);
   const done = new Set(existing.map((r) => r.key));
-  // Rewrite without a torn last line, so appends start on a line of their own.
+  // Rewrite without a torn last line (nor the failed episodes), so appends start on a line of their own.
   writeFileSync(trajectoriesFile, existing.map((r) => `${JSON.stringify(r)}\n`).join(''));
-  const plan = planEpisodes(domain, variants, config);
   const todo = plan.filter((p) => !done.has(p.key));
   const order = new Map(plan.map((p, i) => [p.key, i]));
   const records: EpisodeRecord[] = existing.filter((r) => order.has(r.key));
@@ -267,7 +299,12 @@ export async function runEval(config: EvalConfig, progress?: EvalProgress): Prom
       try {
         let next = 0;
         const loop = async () => {
-          while (next < todo.length) finish(await runner.run(todo[next++] as Planned));
+          while (next < todo.length) {
+            finish(await runner.run(todo[next++] as Planned));
+            // Scripted episodes never wait on I/O: without a turn of the event loop between them,
+            // a Ctrl-C (and the progress bar's redraw) would wait for the whole run.
+            await nextTurn();
+          }
         };
         await Promise.all(Array.from({ length: Math.max(1, Math.min(config.concurrency, todo.length)) }, loop));
       } finally {
@@ -285,7 +322,22 @@ export async function runEval(config: EvalConfig, progress?: EvalProgress): Prom
   }
   // Records in plan order, whatever order the workers finished in.
   records.sort((a, b) => (order.get(a.key) ?? 0) - (order.get(b.key) ?? 0));
-  return { runDir, domain, run, records, ran: todo.length, resumed: plan.length - todo.length };
+  markRunFailures(records, trajectoriesFile);
+  return { runDir, domain, run, records, ran: todo.length, resumed: plan.length - todo.length, replaced };
+}
+
+/**
+ * Marks the episodes that only the whole run shows failed (an endpoint that answered no call) on
+ * their records and in `trajectories.jsonl`, which is rewritten only then.
+ */
+function markRunFailures(records: EpisodeRecord[], file: string): void {
+  const failures = infrastructureFailures(records);
+  if (records.every((r, i) => (failures[i] ?? undefined) === r.infrastructure_failure)) return;
+  records.forEach((r, i) => {
+    const failure = failures[i];
+    if (failure) r.infrastructure_failure = failure;
+  });
+  writeFileSync(file, records.map((r) => `${JSON.stringify(r)}\n`).join(''));
 }
 
 function readPackageVersion(): string | null {
@@ -296,72 +348,4 @@ function readPackageVersion(): string | null {
   }
 }
 
-/** Runs the planned episodes of one run: what a worker thread does as well as the main thread. */
-export interface EpisodeRunner {
-  run(planned: Planned): Promise<EpisodeRecord>;
-  close(): Promise<void>;
-}
-
-/** The simulated customer of each planned episode: scripted, or an LLM playing the task's scenario in the episode's style. */
-export function createUserFactory(
-  config: Pick<EvalConfig, 'user' | 'userModel' | 'concurrency'>,
-  domain: Domain,
-  variants: readonly HandoffVariant[],
-  guidelines: string,
-): (planned: Planned) => UserSimulator {
-  return (p: Planned): UserSimulator => {
-    const script = p.variant?.script ?? taskScript(domain, p.task, variants);
-    if (config.user === 'scripted' || !config.userModel) return createScriptedUser(script, { style: p.style, seed: p.seed });
-    return createLlmUser({
-      baseURL: config.userModel.baseURL,
-      model: config.userModel.model,
-      ...(config.userModel.apiKey ? { apiKey: config.userModel.apiKey } : {}),
-      style: p.style,
-      guidelines,
-      // tau2-bench's scenario as its own user simulator reads it; the variant's twist comes as the instruction.
-      scenario: renderUserScenario(p.task.userScenario),
-      instruction: p.variant?.instruction ?? '',
-      concurrency: config.concurrency,
-    });
-  };
-}
-
-export async function createEpisodeRunner(config: EvalConfig, domain: Domain, variants: readonly HandoffVariant[]): Promise<EpisodeRunner> {
-  const guidelines = config.user === 'llm' ? await loadUserGuidelines(config.tau2Dir) : '';
-  const agentPolicy =
-    config.agent === 'llm' && config.agentModel
-      ? createOpenAiPolicy({
-          baseURL: config.agentModel.baseURL,
-          model: config.agentModel.model,
-          ...(config.agentModel.apiKey ? { apiKey: config.agentModel.apiKey } : {}),
-          concurrency: config.concurrency,
-        })
-      : null;
-  const agentFor = (task: DomainTask): EpisodeAgent =>
-    episodeAgent(config.agent, agentPolicy ?? referenceAgent(config.agent, domain, { task }));
-  const userFor = createUserFactory(config, domain, variants, guidelines);
-
-  const shared: Store | null = config.store.kind === 'memory' ? null : await openStore(config.store);
-  return {
-    async run(p) {
-      const store = shared ?? (await openStore({ kind: 'memory' }));
-      const started = performance.now();
-      const result = await runEpisode({
-        domain,
-        task: p.task,
-        variant: p.variant,
-        agent: agentFor(p.task),
-        user: userFor(p),
-        store,
-        seed: p.seed,
-      });
-      return {
-        ...toRecord(result, { variant: p.variant, split: p.split, user: config.user, trial: p.trial, seed: p.seed }),
-        wall_ms: Math.round(performance.now() - started),
-      };
-    },
-    close: async () => {
-      await shared?.close();
-    },
-  };
-}
+export { createEpisodeRunner, createUserFactory, type EpisodeRunner } from './episode-runner.js';

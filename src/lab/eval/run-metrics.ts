@@ -4,26 +4,31 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { computeMetrics, type RunMetrics } from '../metrics/index.js';
+import { computeRunMetrics, type RunMetricsWithInfrastructure } from '../metrics/index.js';
 import { withInterval } from '../report/table.js';
 import type { EvalConfig, EvalResult } from './run-eval.js';
 
-/** Computes the run's metrics (bootstrap seeded by the run's seed) and writes `metrics.json`. */
-export async function writeRunMetrics(result: EvalResult, config: Pick<EvalConfig, 'seed'>): Promise<RunMetrics> {
-  const metrics = computeMetrics(result.records, { domain: result.domain, seed: config.seed });
+/**
+ * Computes the run's metrics (bootstrap seeded by the run's seed; infrastructure-failed episodes
+ * left out and counted apart) and writes `metrics.json`.
+ */
+export async function writeRunMetrics(result: EvalResult, config: Pick<EvalConfig, 'seed'>): Promise<RunMetricsWithInfrastructure> {
+  const metrics = computeRunMetrics(result.records, { domain: result.domain, seed: config.seed });
   writeFileSync(join(result.runDir, 'metrics.json'), `${JSON.stringify(metrics, null, 2)}\n`);
   return metrics;
 }
 
 /** The run's headline figures as a plain-text table. */
-export function metricsTable(metrics: RunMetrics): string {
+export function metricsTable(metrics: RunMetricsWithInfrastructure): string {
   const m = metrics.metrics;
   const h = m.handoff;
+  const infra = metrics.infrastructure;
   const rows: [string, string][] = [
     [
       'episodes / tasks',
       `${metrics.counts.episodes} / ${metrics.counts.tasks}${metrics.counts.unscored > 0 ? ` (${metrics.counts.unscored} unscored)` : ''}`,
     ],
+    ...(infra ? [['INFRASTRUCTURE FAILED', `${infra.failed} of ${infra.of} episodes (not in any figure here)`] as [string, string]] : []),
     ['success (pass^1)', withInterval(m.success)],
     ...Object.entries(m.pass_k)
       .filter(([k]) => Number(k) >= 2)

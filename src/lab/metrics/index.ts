@@ -8,3 +8,4 @@ export * from './bootstrap.js';
 export * from './compute.js';
 export * from '../../analysis/domain-rules.js';
 export * from '../../analysis/episode-analysis.js';
+export * from './infrastructure.js';

@@ -4,9 +4,10 @@
  * to open it: styles and the viewer's script are inline, and the episodes are embedded once as
  * JSON. Every piece of text from a run is escaped (it holds customer data).
  */
-import type { EpisodeAnalysis } from '../metrics/index.js';
+import { infrastructureFailure, type EpisodeAnalysis } from '../metrics/index.js';
 import type { EpisodeRecord } from '../records.js';
-import { loadRuns, type LoadedRun, type LoadOptions } from './load.js';
+import { basename } from 'node:path';
+import { loadRuns, partialText, taskSetOf, type LoadedRun, type LoadOptions } from './load.js';
 import { reportPlots } from './plots.js';
 import { compareRuns, kindCells, kindRows, rowCells, TABLE_HEADERS, type Comparison } from './table.js';
 import { VIEWER_SCRIPT } from './viewer-script.js';
@@ -35,7 +36,9 @@ export function scriptJson(value: unknown): string {
 
 /** One episode as the viewer needs it (short keys: the file holds every episode of every run). */
 export function viewerEpisode(systemIndex: number, record: EpisodeRecord, analysis: EpisodeAnalysis) {
+  const inf = infrastructureFailure(record);
   return {
+    ...(inf ? { inf } : {}),
     s: systemIndex,
     key: record.key,
     kind: record.kind,
@@ -98,6 +101,8 @@ mark.cited { background: #fff59d; }
 aside.packet { flex: 0 0 380px; border: 2px solid #1565c0; border-radius: 6px; padding: 6px 8px; background: #f3f8fe; }
 aside.packet pre { margin: 4px 0 0; font-size: 11.5px; white-space: pre-wrap; overflow-wrap: anywhere; max-height: 420px; overflow: auto; }
 button { font: inherit; }
+.warnings { border: 2px solid #c62828; background: #fde7e7; border-radius: 6px; padding: 4px 12px; margin: 8px 0; }
+.warnings p { margin: 4px 0; font-weight: 600; } b.warn { color: #b71c1c; }
 `;
 
 function tableHtml(comparison: Comparison): string {
@@ -138,6 +143,22 @@ function kindHtml(runs: readonly LoadedRun[]): string {
   return `<table class="comparison kinds" id="kinds"><thead>${headHtml}</thead><tbody>\n${bodyHtml}\n</tbody></table>`;
 }
 
+/** What a reader must know before reading the table: partial runs, infrastructure failures, mixed task sets. */
+function warningsHtml(runs: readonly LoadedRun[]): string {
+  const lines = runs.flatMap((r) => {
+    const partial = partialText(r);
+    const infra = r.metrics.infrastructure;
+    return [
+      ...(partial ? [`${r.system}: ${partial}; its figures are of the episodes that ran.`] : []),
+      ...(infra ? [`${r.system}: ${infra.failed} of ${infra.of} episodes failed for infrastructure reasons and are left out.`] : []),
+    ];
+  });
+  if (new Set(runs.map((r) => r.domain)).size > 1 || new Set(runs.map(taskSetOf)).size > 1) {
+    lines.push('These runs are of different domains or task sets (--allow-mixed): their rows are not a like-for-like comparison.');
+  }
+  return lines.length === 0 ? '' : `<div class="warnings" id="warnings">${lines.map((l) => `<p>${escapeHtml(l)}</p>`).join('')}</div>`;
+}
+
 function runsHtml(runs: readonly LoadedRun[]): string {
   const items = runs.map((r) => {
     const c = (r.run['config'] ?? {}) as Record<string, unknown>;
@@ -151,7 +172,15 @@ function runsHtml(runs: readonly LoadedRun[]): string {
       `${r.metrics.counts.episodes} episodes over ${r.metrics.counts.tasks} tasks`,
       `git ${String(r.run['git_sha'] ?? '?').slice(0, 12)}`,
     ];
-    return `<li><b>${escapeHtml(r.system)}</b>: ${escapeHtml(bits.join(' · '))} <span class="sub">(${escapeHtml(r.dir)})</span></li>`;
+    const partial = partialText(r);
+    const infra = r.metrics.infrastructure;
+    const warnings = [
+      ...(partial ? [partial] : []),
+      ...(infra ? [`${infra.failed} of ${infra.of} episodes infrastructure-failed (left out)`] : []),
+    ];
+    // The folder's name only: a report is shared, and an absolute path says whose machine made it.
+    const flagged = warnings.map((w) => ` <b class="warn">${escapeHtml(w)}</b>`).join('');
+    return `<li><b>${escapeHtml(r.system)}</b>: ${escapeHtml(bits.join(' · '))}${flagged} <span class="sub">(${escapeHtml(basename(r.dir))})</span></li>`;
   });
   return `<ul class="runs">${items.join('')}</ul>`;
 }
@@ -181,6 +210,7 @@ export function renderReport(runs: readonly LoadedRun[], options: Pick<ReportOpt
 </header>
 <section id="table-section">
 <h2>Comparison</h2>
+${warningsHtml(runs)}
 ${tableHtml(comparison)}
 ${runsHtml(runs)}
 <h3>Hand-offs by task kind</h3>
@@ -218,6 +248,9 @@ ${plots.map((p) => `<figure class="plot" id="${p.id}"><h3>${escapeHtml(p.title)}
 
 /** Reads the run folders and returns the report, one self-contained HTML document. */
 export async function buildReport(runDirs: readonly string[], options: ReportOptions = {}): Promise<string> {
-  const runs = await loadRuns(runDirs, options.tau2Dir ? { tau2Dir: options.tau2Dir } : {});
+  const runs = await loadRuns(runDirs, {
+    ...(options.tau2Dir ? { tau2Dir: options.tau2Dir } : {}),
+    ...(options.allowMixed ? { allowMixed: true } : {}),
+  });
   return renderReport(runs, options);
 }

@@ -7,7 +7,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import type { DomainName } from '../../domains/domain.js';
 import { loadDomain } from '../../domains/load-domain.js';
-import { analyseRecords, computeMetrics, successByTask, type EpisodeAnalysis, type Ratio, type RunMetrics } from '../metrics/index.js';
+import {
+  analyseRecords,
+  computeRunMetrics,
+  infrastructureFailures,
+  successByTask,
+  type EpisodeAnalysis,
+  type Ratio,
+  type RunMetricsWithInfrastructure,
+} from '../metrics/index.js';
 import type { EpisodeRecord } from '../records.js';
 
 export interface LoadedRun {
@@ -18,17 +26,38 @@ export interface LoadedRun {
   agent: string;
   domain: string;
   run: Record<string, unknown>;
-  metrics: RunMetrics;
+  metrics: RunMetricsWithInfrastructure;
   records: EpisodeRecord[];
   /** In the records' order. */
   analyses: EpisodeAnalysis[];
   /** Successes over scored episodes per task: the unit of the paired comparison. */
   successByTask: Map<string, Ratio>;
+  /** The episodes the run planned (`run.json`'s `planned_episodes`), or null when an older run did not say. */
+  planned: number | null;
 }
 
 export interface LoadOptions {
   /** tau2-bench's data folder, for runs on its domains. */
   tau2Dir?: string;
+  /** Put runs of different domains or task sets side by side (refused otherwise). */
+  allowMixed?: boolean;
+}
+
+/** What the episodes of a run were drawn from: runs are compared only on the same. */
+export function taskSetOf(run: Pick<LoadedRun, 'run' | 'domain'>): string {
+  const c = (run.run['config'] ?? {}) as Record<string, unknown>;
+  const variants = typeof c['variants_checksum'] === 'string' ? `variants ${c['variants_checksum'].slice(0, 12)}` : undefined;
+  const limit = c['limit'] !== undefined ? `limit ${String(c['limit'])}` : undefined;
+  const parts = [c['domain'] ?? run.domain, c['tasks'], c['split'], c['task_version'], c['task'], limit, variants];
+  return parts
+    .filter((p) => p !== undefined && p !== null)
+    .map(String)
+    .join(' ');
+}
+
+/** `partial: 44 of 1494 episodes` when a run recorded fewer episodes than it planned, else null. */
+export function partialText(run: Pick<LoadedRun, 'planned' | 'records'>): string | null {
+  return run.planned !== null && run.records.length < run.planned ? `partial: ${run.records.length} of ${run.planned} episodes` : null;
 }
 
 function readRecords(file: string): EpisodeRecord[] {
@@ -60,10 +89,11 @@ export async function loadRun(runDir: string, options: LoadOptions = {}): Promis
   const domain = await loadDomain(domainName as DomainName, options.tau2Dir ? { tau2Dir: options.tau2Dir } : {});
   const metricsFile = join(dir, 'metrics.json');
   const metrics = existsSync(metricsFile)
-    ? (JSON.parse(readFileSync(metricsFile, 'utf8')) as RunMetrics)
-    : computeMetrics(records, { domain, ...(config.seed !== undefined ? { seed: config.seed } : {}) });
+    ? (JSON.parse(readFileSync(metricsFile, 'utf8')) as RunMetricsWithInfrastructure)
+    : computeRunMetrics(records, { domain, ...(config.seed !== undefined ? { seed: config.seed } : {}) });
   const byKey = new Map(analyseRecords(records, domain).map((a) => [a.key, a]));
   const analyses = records.map((r) => byKey.get(r.key) as EpisodeAnalysis);
+  const failures = infrastructureFailures(records);
   return {
     dir,
     agent: config.agent ?? records[0]?.agent ?? basename(dir),
@@ -72,7 +102,9 @@ export async function loadRun(runDir: string, options: LoadOptions = {}): Promis
     metrics,
     records,
     analyses,
-    successByTask: successByTask(analyses),
+    // The paired comparison is over agent results: infrastructure-failed episodes measured nothing.
+    successByTask: successByTask(analyses.filter((_, i) => failures[i] === null)),
+    planned: typeof run['planned_episodes'] === 'number' ? run['planned_episodes'] : null,
   };
 }
 
@@ -80,6 +112,12 @@ export async function loadRun(runDir: string, options: LoadOptions = {}): Promis
 export async function loadRuns(runDirs: readonly string[], options: LoadOptions = {}): Promise<LoadedRun[]> {
   if (runDirs.length === 0) throw new Error('name at least one run folder');
   const runs = await Promise.all(runDirs.map((d) => loadRun(d, options)));
+  // A table of rows from different task sets reads as a comparison it is not.
+  const sets = [...new Set(runs.map(taskSetOf))];
+  if (sets.length > 1 && options.allowMixed !== true) {
+    const which = runs.map((r) => `${basename(r.dir)} (${taskSetOf(r)})`).join(', ');
+    throw new Error(`these runs are of different domains or task sets: ${which}. Compare like with like, or pass --allow-mixed.`);
+  }
   const count = new Map<string, number>();
   for (const r of runs) count.set(r.agent, (count.get(r.agent) ?? 0) + 1);
   const named = runs.map((r) => ({ ...r, system: (count.get(r.agent) ?? 0) > 1 ? `${r.agent} (${basename(r.dir)})` : r.agent }));

@@ -118,6 +118,7 @@ export const VIEWER_SCRIPT = String.raw`
     sum.appendChild(el('span', 'key', e.key));
     sum.appendChild(el('span', 'tag ' + (e.success === true ? 'ok' : e.success === false ? 'bad' : 'na'), e.success === true ? 'success' : e.success === false ? 'failure' : 'unscored'));
     sum.appendChild(el('span', 'tag cls-' + e.cls, e.cls.toUpperCase()));
+    if (e.inf) sum.appendChild(el('span', 'tag bad', 'infrastructure failed: ' + e.inf + ' (not in the figures)'));
     sum.appendChild(el('span', 'tag', e.should ? 'should transfer' : 'should not transfer'));
     if (e.v && e.v.length > 0) sum.appendChild(el('span', 'tag bad', e.v.length + ' violation' + (e.v.length > 1 ? 's' : '')));
     d.appendChild(sum);
