@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 const BIN = join(import.meta.dirname, '..', 'bin', 'baton.js');
 const env = (cwd: string) => ({ PATH: process.env['PATH'], HOME: cwd, BATON_TAU2_DIR: process.env['BATON_TAU2_DIR'] ?? '' });
@@ -47,10 +47,10 @@ describe('baton eval', () => {
     const child = spawn(process.execPath, [BIN, ...args, '--workers', '2'], { cwd, env: env(cwd), stdio: 'ignore' });
     // Kill it once some episodes are on disk.
     const file = join(out, 'trajectories.jsonl');
-    for (let i = 0; i < 600; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      if (existsSync(file) && readFileSync(file, 'utf8').split('\n').length > 10) break;
-    }
+    await vi.waitFor(() => expect(existsSync(file) && readFileSync(file, 'utf8').split('\n').length > 10).toBe(true), {
+      timeout: 60_000,
+      interval: 50,
+    });
     child.kill('SIGKILL');
     await new Promise((r) => child.once('exit', r));
     const before = readFileSync(file, 'utf8')

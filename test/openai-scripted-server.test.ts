@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   startScriptedOpenAiServer,
   type ScriptedOpenAiServer,
@@ -120,8 +120,8 @@ describe('scripted OpenAI-compatible server', () => {
   it('closes even while a request hangs', async () => {
     const server = await startScriptedOpenAiServer({ script: [{ type: 'hang' }] });
     const pending = post(server, chat).catch((error: unknown) => error);
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(server.inFlight).toBe(1);
+    // Wait for the request to arrive, not for a fixed time.
+    await vi.waitFor(() => expect(server.inFlight).toBe(1));
     await server.close();
     expect(await pending).toBeInstanceOf(Error);
   });

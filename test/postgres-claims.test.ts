@@ -1,4 +1,4 @@
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it, vi } from 'vitest';
 import type { QueueId, StaffId } from '../src/core/index.js';
 import { PostgresStore } from '../src/store/postgres-store.js';
 import { gatewayFor, TEST_AGENT } from '../src/testing/gateway-fixture.js';
@@ -19,7 +19,11 @@ describe('queue claims on PostgreSQL', () => {
       await holder.query('BEGIN');
       await holder.query('UPDATE conversations SET event_seq = event_seq WHERE id = $1', [c.id]);
       const claim = gateway.claimNext(queue, 'staff_ana' as StaffId);
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // Wait until the claim is waiting on the held row (not for a fixed time), then release it.
+      await vi.waitFor(async () => {
+        const { rows } = await store.pool.query<{ n: string }>("SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock'");
+        expect(Number(rows[0]!.n)).toBeGreaterThan(0);
+      });
       await holder.query('COMMIT');
       holder.release();
       expect(await claim).toMatchObject({ ok: true, conversation: { id: c.id, state: 'HUMAN_ACTIVE' } });
