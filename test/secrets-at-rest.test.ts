@@ -19,7 +19,8 @@ import { startTestRuntime } from './support/runtime-server.js';
 /** One of each class, as a customer or colleague would write it, with the forms that must not survive. */
 const SECRETS = {
   card: { said: 'my card is 4111 1111 1111 1111', forms: ['4111 1111 1111 1111', '4111111111111111'] },
-  cvv: { said: 'the security code on the back is 737', forms: ['737'] },
+  // Three digits alone turn up by chance in ids and times (…:37.737Z): the CVV is looked for where it was said.
+  cvv: { said: 'the security code on the back is 737', forms: ['back is 737'] },
   otp: { said: 'the code you sent is 4 8 1 9 2 0', forms: ['4 8 1 9 2 0', '481920'] },
   password: { said: 'my password is hunter2!Xy', forms: ['hunter2!Xy'] },
   key: { said: 'my API key is sk_live_51HxYzAbCdEfGhIjKlMnOp', forms: ['sk_live_51HxYzAbCdEfGhIjKlMnOp'] },
