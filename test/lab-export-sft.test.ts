@@ -66,6 +66,9 @@ describe('baton export sft', () => {
 
       const [system, ...rest] = line.messages;
       expect(system?.role).toBe('system');
+      // Every template can render it: the customer opens (no canned greeting), and no content is null.
+      expect(rest[0]?.role).toBe('user');
+      expect(line.messages.every((m) => typeof m.content === 'string')).toBe(true);
       expect(system?.content).toContain(billing.policy);
       expect(rest.filter((m) => m.role === 'system')).toEqual([]);
       expect(line.messages.at(-1)?.role).not.toBe('user');
@@ -209,6 +212,13 @@ describe('baton export sft', () => {
     expect(run.stderr).toMatch(new RegExp(`dropped by correct-handoff +${summary.droppedBy['correct-handoff']}\\n`));
     expect(run.stderr).not.toContain('dropped by no-violation');
     expect(run.stderr).toContain(`kept ${summary.kept}, dropped ${summary.read - summary.kept}`);
+    // The lengths to set max_length by, and one that keeps every dialogue.
+    const t = summary.tokens!;
+    expect(t.p50).toBeLessThanOrEqual(t.p95);
+    expect(t.p95).toBeLessThanOrEqual(t.max);
+    expect(t.suggestedMaxLength).toBeGreaterThanOrEqual(t.max);
+    expect(t.max).toBeGreaterThan(1024);
+    expect(run.stderr).toContain(`use max_length ${t.suggestedMaxLength} or more`);
     expect(readFileSync(file, 'utf8')).toBe(readFileSync(summary.path, 'utf8'));
 
     const bad = join(root, 'cli', 'bad.jsonl');

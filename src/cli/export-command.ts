@@ -25,7 +25,14 @@ export function exportSftText(summary: ExportSftSummary, filters: readonly SftFi
   }
   const dropped = summary.read - summary.kept;
   const several = filters.length > 1 ? ' (a dialogue may fail several filters)' : '';
-  lines.push(`kept ${summary.kept}, dropped ${dropped}${several}`, `wrote ${summary.path}`);
+  lines.push(`kept ${summary.kept}, dropped ${dropped}${several}`);
+  if (summary.tokens) {
+    const t = summary.tokens;
+    lines.push(
+      `tokens per dialogue (estimated: ${t.estimate}): median ${t.p50}, p95 ${t.p95}, max ${t.max}; use max_length ${t.suggestedMaxLength} or more (TRL's default 1024 drops longer rows)`,
+    );
+  }
+  lines.push(`wrote ${summary.path}`);
   return `${lines.join('\n')}\n`;
 }
 

@@ -15,6 +15,11 @@
  *   tool-calling examples pass dicts. Load the file with `datasets` 4.8 or later, which keeps
  *   objects whose keys differ between rows as they are (its `Json` type); older versions pad every
  *   tool's arguments and schema with the other tools' keys set to null;
+ * - the harness's canned greeting (`OPENING_MESSAGE`) is left out: the environment never shows
+ *   it, it is not the agent's words, and some templates refuse an assistant turn right after the
+ *   system prompt; the dialogue opens with the customer;
+ * - an assistant turn of tool calls alone has `content: ""`, never `null`, which breaks several
+ *   chat templates;
  * - the customer's last words, to which the agent never answered (its goodbye, the simulator's
  *   `###STOP###`/`###TRANSFER###` markers), are left out: the dialogue ends with the agent's last
  *   action and the results of its calls;
@@ -43,7 +48,7 @@ import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completio
 import type { QueueId } from '../../core/index.js';
 import type { Domain, DomainName } from '../../domains/domain.js';
 import { loadDomain } from '../../domains/load-domain.js';
-import type { TrajectoryMessage } from '../../domains/trajectory.js';
+import { OPENING_MESSAGE, type TrajectoryMessage } from '../../domains/trajectory.js';
 import { toOpenAiTools } from '../../llm/openai-wire.js';
 import type { AgentConfig } from '../../runtime/agent-config.js';
 import { buildChatMessages } from '../../runtime/chat-context.js';
@@ -64,7 +69,8 @@ export interface SftToolCall {
 /** One message of an exported dialogue. */
 export type SftMessage =
   | { role: 'system' | 'user'; content: string }
-  | { role: 'assistant'; content: string | null; tool_calls?: SftToolCall[] }
+  /** `content` is `""` on a turn of tool calls alone: `null` breaks several chat templates (GPT-OSS, Phi-3), `""` renders everywhere. */
+  | { role: 'assistant'; content: string; tool_calls?: SftToolCall[] }
   | { role: 'tool'; tool_call_id: string; name: string; content: string };
 
 /** What a dialogue was and how it went: for selecting, weighting and auditing training data. */
@@ -176,7 +182,11 @@ function shownOutput(agent: AgentConfig, name: string, output: string): string {
 export function toSftMessages(record: EpisodeRecord, setting: AgentSetting): SftMessage[] {
   const names = new Map<string, string>();
   const messages: SftMessage[] = [{ role: 'system', content: setting.system }];
-  for (const m of record.messages) messages.push(toSftMessage(record, m, names, setting.agent));
+  // The harness's canned greeting is not the agent's words, the environment never shows it, and
+  // some templates refuse a dialogue whose first turn after the system prompt is the assistant's.
+  const first = record.messages[0];
+  const greeting = first?.role === 'assistant' && first.toolCalls.length === 0 && first.content === OPENING_MESSAGE ? 1 : 0;
+  for (const m of record.messages.slice(greeting)) messages.push(toSftMessage(record, m, names, setting.agent));
   while (messages.at(-1)?.role === 'user') messages.pop();
   return messages;
 }
@@ -188,14 +198,14 @@ function toSftMessage(record: EpisodeRecord, m: TrajectoryMessage, names: Map<st
     return { role: 'tool', tool_call_id: m.id, name, content: shownOutput(agent, name, m.content) };
   }
   if (m.role === 'user') return { role: 'user', content: m.content ?? '' };
-  if (m.toolCalls.length === 0) return { role: 'assistant', content: m.content };
+  if (m.toolCalls.length === 0) return { role: 'assistant', content: m.content ?? '' };
   for (const call of m.toolCalls) names.set(call.id, call.name);
   const calls = m.toolCalls.map((call): SftToolCall => ({
     id: call.id,
     type: 'function',
     function: { name: call.name, arguments: call.arguments },
   }));
-  return { role: 'assistant', content: m.content, tool_calls: calls };
+  return { role: 'assistant', content: m.content ?? '', tool_calls: calls };
 }
 
 /** One export line: the dialogue, the agent's tools, and the metadata. */
@@ -245,6 +255,24 @@ export interface ExportSftSummary {
   kept: number;
   /** Dialogues each filter rejected; a dialogue that fails several counts under each. */
   droppedBy: Record<SftFilter, number>;
+  /**
+   * Estimated tokens per kept dialogue (characters of its messages and tools ÷ 4, the usual rule
+   * of thumb for English with a BPE tokenizer; count with your tokenizer for exact figures), and a
+   * `max_length` that keeps every one: TRL's default of 1024 drops them all.
+   */
+  tokens: { estimate: 'characters / 4'; p50: number; p95: number; max: number; suggestedMaxLength: number } | null;
+}
+
+/** Estimated tokens of one line (see {@link ExportSftSummary.tokens}). */
+export const estimatedTokens = (line: { messages: unknown; tools: unknown }): number =>
+  Math.ceil((JSON.stringify(line.messages).length + JSON.stringify(line.tools).length) / 4);
+
+function tokenSummary(counts: number[]): ExportSftSummary['tokens'] {
+  if (counts.length === 0) return null;
+  const sorted = [...counts].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
+  const max = sorted.at(-1)!;
+  return { estimate: 'characters / 4', p50: at(0.5), p95: at(0.95), max, suggestedMaxLength: Math.ceil((max * 1.25) / 1024) * 1024 };
 }
 
 /** Reads the run folders, keeps the dialogues that pass every filter, and writes them, one per line. */
@@ -252,6 +280,7 @@ export async function exportSft(options: ExportSftOptions): Promise<ExportSftSum
   const runs = await loadRuns(options.runDirs, options.tau2Dir ? { tau2Dir: options.tau2Dir } : {});
   const droppedBy = Object.fromEntries(SFT_FILTERS.map((f) => [f, 0])) as Record<SftFilter, number>;
   const lines: string[] = [];
+  const tokens: number[] = [];
   let read = 0;
   for (const [i, run] of runs.entries()) {
     // The domain loadRuns analysed the records with (loadDomain keeps one per process).
@@ -263,12 +292,15 @@ export async function exportSft(options: ExportSftOptions): Promise<ExportSftSum
       read += 1;
       const failed = failedFilters(record, analysis, options.filters);
       for (const filter of failed) droppedBy[filter] += 1;
-      if (failed.length === 0) lines.push(`${JSON.stringify(toSftLine(record, analysis, setting, runDir))}\n`);
+      if (failed.length > 0) return;
+      const line = toSftLine(record, analysis, setting, runDir);
+      tokens.push(estimatedTokens(line));
+      lines.push(`${JSON.stringify(line)}\n`);
     });
   }
   // Written once everything is read, so a run folder that fails to load leaves no partial file.
   const path = resolve(options.out);
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, lines.join(''));
-  return { path, runs: runs.length, read, kept: lines.length, droppedBy };
+  return { path, runs: runs.length, read, kept: lines.length, droppedBy, tokens: tokenSummary(tokens) };
 }
