@@ -43,6 +43,11 @@ export function domainHarnessTools(domain: Domain, episode: ReturnType<Domain['n
   );
 }
 
+/** A domain's agent's edges in the hand-off graph: every human queue of the domain, and the agents given. */
+export function handoffGraphOf(domain: Domain, agents: readonly AgentId[] = []): { queues: QueueId[]; agents: readonly AgentId[] } {
+  return { queues: domain.queues.map((q) => q.id as QueueId), agents };
+}
+
 /** The queue a domain's hand-offs go to when no better target is known. */
 export function defaultQueueOf(domain: Domain): QueueId {
   const queues = domain.queues.map((q) => q.id as QueueId);
@@ -61,7 +66,7 @@ export function domainAgentConfig(
   const { agents = [], ...rest } = overrides;
   return {
     instructions: domain.policy,
-    handoff: { queues: domain.queues.map((q) => q.id as QueueId), agents },
+    handoff: handoffGraphOf(domain, agents),
     defaultQueue: defaultQueueOf(domain),
     tau2TransferAlias: domain.transferTool === TAU2_TRANSFER_TOOL,
     rules: domain.rules,

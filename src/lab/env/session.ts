@@ -10,8 +10,20 @@
  * with the configured reward and all its components.
  */
 import { z } from 'zod';
-import { clipEcho, clipEchoes, type ChatMessage, type Policy, type PolicyRequest, type PolicyResponse } from '../../core/index.js';
+import {
+  clipEcho,
+  clipEchoes,
+  TAU2_TRANSFER_TOOL,
+  type ChatMessage,
+  type Policy,
+  type PolicyRequest,
+  type PolicyResponse,
+} from '../../core/index.js';
 import type { Domain } from '../../domains/domain.js';
+import { USER_STOP_MARKERS } from '../../domains/trajectory.js';
+import { agentDomainTools, handoffGraphOf } from '../../runtime/domain-agent.js';
+import { handoffToolSpecs } from '../../runtime/handoff-tool.js';
+import { toolSpec } from '../../runtime/tool.js';
 import { toOpenAiTools } from '../../llm/openai-wire.js';
 import { rewardInput, type Reward } from '../../rewards/index.js';
 import { toRecord } from '../records.js';
@@ -138,7 +150,25 @@ export class EnvSession {
       (error: unknown) => generation === this.#generation && this.#push({ kind: 'failed', error }),
     );
     const first = await this.#next();
-    if (first.done) return first;
+    if (first.done) {
+      // The harness handed off before the agent's first turn (the customer's opening asked for a
+      // person, say): the episode is over at reset, and says so, with what it was.
+      return {
+        ...first,
+        observation: {
+          task: planned.key,
+          policy: this.#options.domain.policy,
+          tools: toOpenAiTools([
+            ...agentDomainTools(this.#options.domain).map(toolSpec),
+            ...handoffToolSpecs(handoffGraphOf(this.#options.domain), this.#options.domain.transferTool === TAU2_TRANSFER_TOOL),
+          ]),
+          over_at_reset: true,
+          why_over:
+            "the harness ended the episode before the agent's first turn (a hand-off the decider made on the customer's opening); reset for another",
+          ...first.observation,
+        },
+      };
+    }
     const system = this.#lastRequest?.messages.find((m) => m.role === 'system');
     return {
       ...first,
@@ -222,7 +252,8 @@ export class EnvSession {
     const lastCustomer = [...record.messages].reverse().find((m) => m.role === 'user');
     return {
       observation: {
-        customer_message: lastCustomer?.role === 'user' ? lastCustomer.content : null,
+        // The user simulator's stop markers (###STOP###, ###TRANSFER###) are for the runner, never for an agent.
+        customer_message: lastCustomer?.role === 'user' ? withoutStopMarkers(lastCustomer.content) : null,
         termination: record.termination,
         success: record.evaluation.success,
         handed_off: record.evaluation.handoff.transferred,
@@ -235,11 +266,20 @@ export class EnvSession {
   }
 }
 
+/** A customer's text without the simulator's stop markers, or null when nothing else is left. */
+export function withoutStopMarkers(text: string | null): string | null {
+  if (text === null) return null;
+  let out = text;
+  for (const marker of USER_STOP_MARKERS) out = out.split(marker).join('');
+  out = out.trim();
+  return out === '' ? null : out;
+}
+
 /** What the harness asked with: the customer's new message, or the result of the agent's last call. */
 function observationOf(messages: readonly ChatMessage[]): Record<string, unknown> {
   const last = messages.at(-1);
   if (last?.role === 'tool') return { tool_result: { tool_call_id: last.toolCallId, name: last.name, content: last.content } };
-  if (last?.role === 'user') return { customer_message: last.content };
+  if (last?.role === 'user') return { customer_message: withoutStopMarkers(last.content) };
   // The harness speaking to the agent (a refused reply to rewrite, say).
   if (last?.role === 'system') return { harness_note: last.content };
   return {};
