@@ -7,7 +7,7 @@
 import { decideHandoff, extractSignals } from '../../src/core/index.js';
 import { loadHandoffModel, type HandoffModel, type HandoffModelData } from '../../src/core/handoff-classifier.js';
 import { DecideLineSchema } from '../../src/cli/decide-command.js';
-import type { DeciderAnswer, DeciderCase } from '../../src/testing/decider-corpus.js';
+import { scoreDecider, type DeciderAnswer, type DeciderCase } from '../../src/testing/decider-corpus.js';
 import { caseExamples, foldOf, type Example } from './examples.js';
 import { train, type HyperParameters } from './train.js';
 
@@ -40,33 +40,15 @@ export function answerWith(c: DeciderCase, model: HandoffModel | null): DeciderA
   return { handoff: d.handoff, reason: d.reason };
 }
 
-/** Pooled figures of answers over cases. */
+/** Pooled figures of answers over cases (scored as every corpus is: `scoreDecider`). */
 export function pooled(cases: readonly DeciderCase[], answers: ReadonlyMap<string, DeciderAnswer>) {
-  let pos = 0;
-  let caught = 0;
-  let right = 0;
-  let neg = 0;
-  let fp = 0;
-  let safety = 0;
-  let safetyCaught = 0;
-  for (const c of cases) {
-    const a = answers.get(c.id);
-    const handoff = a !== undefined && !('error' in a) && a.handoff;
-    if (c.expect.handoff) {
-      pos += 1;
-      if (handoff) caught += 1;
-      if (handoff && a !== undefined && !('error' in a) && a.reason === c.expect.reason) right += 1;
-      if (c.expect.reason === 'safety') {
-        safety += 1;
-        if (handoff) safetyCaught += 1;
-      }
-    } else {
-      neg += 1;
-      if (handoff) fp += 1;
-    }
-  }
-  const r = (a: number, b: number) => (b === 0 ? 1 : a / b);
-  return { recall: r(caught, pos), safetyRecall: r(safetyCaught, safety), falsePositiveRate: r(fp, neg), rightReason: r(right, caught) };
+  const score = scoreDecider(cases, (c) => answers.get(c.id) ?? { error: 'no answer' });
+  return {
+    recall: score.recall,
+    safetyRecall: score.safetyRecall,
+    falsePositiveRate: score.falsePositiveRate,
+    rightReason: score.rightReason,
+  };
 }
 
 /** Runs `folds`-fold cross-validation and returns every threshold setting's pooled figures. */
