@@ -53,6 +53,18 @@ export type SendOutcome =
   | { ok: true; delivered: false; reason: 'not_speaker'; event: StoredEvent }
   | { ok: false; rejection: { code: 'not_found'; message: string } };
 
+/** The refusal of an action taken on a version that is no longer current, with the conversation as it is. */
+export function staleOutcome(expectedVersion: number, now: Conversation): Extract<CommandOutcome, { current: Conversation }> {
+  return {
+    ok: false,
+    rejection: {
+      code: 'stale',
+      message: `you acted on version ${expectedVersion}; the conversation is at version ${now.version} (${now.state})`,
+    },
+    current: now,
+  };
+}
+
 const notFound = (id: string) => ({ ok: false as const, rejection: { code: 'not_found' as const, message: `no conversation ${id}` } });
 
 /**
@@ -120,14 +132,7 @@ export function createGateway(options: GatewayOptions) {
   async function commandAt(conversationId: ConversationId, cmd: Command, expectedVersion: number): Promise<CommandOutcome> {
     const current = await store.getConversation(conversationId);
     if (!current) return notFound(conversationId);
-    const stale = (now: Conversation): CommandOutcome => ({
-      ok: false,
-      rejection: {
-        code: 'stale',
-        message: `you acted on version ${expectedVersion}; the conversation is at version ${now.version} (${now.state})`,
-      },
-      current: now,
-    });
+    const stale = (now: Conversation) => staleOutcome(expectedVersion, now);
     if (current.version !== expectedVersion) return stale(current);
     const at = isoAt(clock);
     const planned = plan(current, cmd, policy, at);

@@ -303,3 +303,30 @@ describe('turns off the request path', () => {
     expect(queued.ok && (await queued.turn)).toMatchObject({ type: 'reply', text: 'answer to are you there?' });
   });
 });
+
+describe('staff act on the version they saw', () => {
+  it('refuses a reply, a hand-back or a close on a stale version with the conversation as it is, and changes nothing', async () => {
+    const { gateway, runner } = setup({ [TEST_AGENT]: scriptedPolicy([]) });
+    const c = await gateway.open();
+    const claimed = await runner.claim(c.id, staff, c.version);
+    if (!claimed.ok) throw new Error('expected the claim to win');
+    const before = (await gateway.read(c.id))!.events.length;
+    const stale = c.version;
+    for (const outcome of [
+      await runner.reply(c.id, staff, { text: 'hello', version: stale }),
+      await runner.handBack(c.id, staff, { version: stale, notes: null, constraints: [] }),
+      await runner.close(c.id, staff, { version: stale, reason: 'resolved' }),
+    ]) {
+      expect(outcome).toMatchObject({
+        ok: false,
+        rejection: { code: 'stale' },
+        current: { version: claimed.conversation.version, state: 'HUMAN_ACTIVE' },
+      });
+    }
+    expect((await gateway.read(c.id))!.events.length).toBe(before);
+    expect(await runner.reply(c.id, staff, { text: 'hello', version: claimed.conversation.version })).toMatchObject({
+      ok: true,
+      delivered: true,
+    });
+  });
+});

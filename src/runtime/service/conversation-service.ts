@@ -15,7 +15,7 @@ import {
 } from '../../core/index.js';
 import type { AgentConfig } from '../agent-config.js';
 import type { HarnessDeps } from '../agent-loop.js';
-import type { CommandOutcome, Gateway, SendOutcome } from '../gateway.js';
+import { staleOutcome, type CommandOutcome, type Gateway, type SendOutcome } from '../gateway.js';
 import { agentTurn, hasUnansweredMessage, pendingApproval, type TurnDeps, type TurnOutcome } from './agent-turn.js';
 import { transcriptFromLog } from '../transcript-from-log.js';
 import { placeInQueue } from './carry-out-handoff.js';
@@ -198,16 +198,7 @@ export function createConversationService(options: ConversationServiceOptions) {
     ): Promise<SendOutcome | CommandOutcome> {
       const current = await gateway.store.getConversation(conversationId);
       if (!current) return { ok: false, rejection: { code: 'not_found', message: `no conversation ${conversationId}` } };
-      if (current.version !== input.version) {
-        return {
-          ok: false,
-          rejection: {
-            code: 'stale',
-            message: `you acted on version ${input.version}; the conversation is at version ${current.version} (${current.state})`,
-          },
-          current,
-        };
-      }
+      if (current.version !== input.version) return staleOutcome(input.version, current);
       return written(
         conversationId,
         await gateway.send(conversationId, { type: 'human', id: staff }, redact.outbound(input.text, conversationId)),
