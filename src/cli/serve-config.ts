@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { AgentIdSchema, OwnershipPolicySchema } from '../core/index.js';
+import { RoutingSettingsSchema } from '../runtime/router/routing-settings.js';
 
 /** One agent of `baton serve`: its policy and its edges in the hand-off graph. */
 export const ServeAgentSchema = z.strictObject({
@@ -28,6 +29,8 @@ export const ServeConfigSchema = z
     allowedHosts: z.array(z.string().min(1).max(253)).max(50).default([]),
     /** Mark the session cookie Secure: set it when clients reach the server over HTTPS. */
     secureCookies: z.boolean().default(false),
+    /** The router: queues' skills, hours, timeouts and what they offer without capacity; staff capacity (docs/router.md). */
+    routing: RoutingSettingsSchema.prefault({}),
   })
   .superRefine((config, ctx) => {
     const ids = new Set<string>();

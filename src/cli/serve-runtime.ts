@@ -14,7 +14,10 @@ import type { Redactor } from '../runtime/service/redactor.js';
 import { secureRandom } from '../server/auth/secrets.js';
 import { buildHttpApp, LOOPBACK_HOSTS } from '../server/http-app.js';
 import type { Directory } from '../store/directory.js';
-import { directoryFor } from '../store/open-store.js';
+import { directoryFor, routingStoreFor } from '../store/open-store.js';
+import { randomBytes } from 'node:crypto';
+import { queuePlans } from '../runtime/router/routing-settings.js';
+import { createRuntimeRouter, type RuntimeRouter } from '../runtime/router/runtime-router.js';
 import type { Store } from '../store/store.js';
 import type { ServeConfig } from './serve-config.js';
 
@@ -61,6 +64,8 @@ export interface ServeRuntime {
   directory: Directory;
   app: FastifyInstance;
   agents: ReadonlyMap<AgentId, AgentConfig>;
+  /** The router (its sweep fires offer and wait timeouts: `startRouterSweep`). */
+  router: RuntimeRouter;
 }
 
 /**
@@ -110,8 +115,21 @@ export async function composeServeRuntime(options: ServeRuntimeOptions): Promise
     policy: ownership,
     defaultAgent: config.defaultAgent ?? listed[0]!.id,
   });
+  const directory = directoryFor(store);
+  const plans = queuePlans(
+    config.routing,
+    domain.queues.map((q) => q.id),
+  );
+  const anySkills = new Map(domain.queues.map((q) => [q.id as string, q.skills]));
+  const routingStore = routingStoreFor(
+    store,
+    { queues: new Map([...plans].map(([id, plan]) => [id, plan.queue])), weights: config.routing.weights, anySkills },
+    (kind) => `${kind === 'request' ? 'rq' : 'res'}_${randomBytes(12).toString('hex')}`,
+  );
+  const router = createRuntimeRouter({ store: routingStore, gateway, directory, clock, settings: config.routing, plans, anySkills });
   const service = createConversationService({
     gateway,
+    router,
     agents,
     policyFor: (agent) => policies.get(agent.id)!,
     // A rule agent knows its job, not how to wait: it holds with the deterministic holding policy.
@@ -123,8 +141,8 @@ export async function composeServeRuntime(options: ServeRuntimeOptions): Promise
     ...(options.onTurnError ? { onTurnError: options.onTurnError } : {}),
     ...(options.redact ? { redact: options.redact } : {}),
   });
-  const directory = directoryFor(store);
   const app = await buildHttpApp({
+    router,
     service,
     directory,
     clock,
@@ -135,5 +153,5 @@ export async function composeServeRuntime(options: ServeRuntimeOptions): Promise
     metricsToken: options.metricsToken ?? null,
     ...(options.logger !== undefined ? { logger: options.logger } : {}),
   });
-  return { domain, service, directory, app, agents };
+  return { domain, service, directory, app, agents, router };
 }

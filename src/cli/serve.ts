@@ -2,6 +2,7 @@ import { pino } from 'pino';
 import { openStore, type StoreConfig } from '../store/open-store.js';
 import { loadServeConfig } from './serve-config.js';
 import { composeServeRuntime, llmEndpointFromEnv } from './serve-runtime.js';
+import { startRouterSweep } from '../runtime/router/runtime-router.js';
 
 /** Resolved options of `baton serve`. */
 export interface ServeOptions {
@@ -57,6 +58,12 @@ export async function serve(options: ServeOptions): Promise<void> {
   }
   const recovered = await service.recover();
   if (recovered.turns + recovered.handoffs > 0) log.info(recovered, 'recovered work a previous process left');
+  // Offer and wait timeouts are rows in the database: the sweep fires those due, once each, in
+  // whichever process runs it first; one that came due while no process ran fires at start.
+  const stopSweep = startRouterSweep(runtime.router, {
+    intervalMs: 1000,
+    onError: (error) => log.error({ err: error }, 'the router sweep failed'),
+  });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   const agents = [...runtime.agents.keys()].join(', ');
@@ -76,6 +83,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     process.once('SIGTERM', stop);
   });
   process.stderr.write('baton: stopping…\n');
+  stopSweep();
   service.stopWaiting();
   await app.close();
   await service.idle();

@@ -12,6 +12,38 @@ const transition = {
   from: z.object({ state: ConversationStateSchema, owner: OwnerSchema }),
 };
 
+const RoutingStaffRef = { staff: StaffIdSchema, request: z.string().min(1).max(100) };
+
+/** One fact of the router about a conversation (see `routing.noted`). */
+export const RoutingNoteSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('queued'), request: z.string().min(1).max(100), queue: QueueIdSchema, priority: z.number() }),
+  z.object({ kind: z.literal('offered'), ...RoutingStaffRef, reservation: z.string().min(1).max(100), expiresAt: z.string() }),
+  z.object({ kind: z.literal('accepted'), ...RoutingStaffRef, reservation: z.string().min(1).max(100) }),
+  z.object({
+    kind: z.literal('declined'),
+    ...RoutingStaffRef,
+    reservation: z.string().min(1).max(100),
+    why: z.enum(['busy', 'wrong_skill', 'end_of_shift', 'other']),
+  }),
+  z.object({ kind: z.literal('timed_out'), ...RoutingStaffRef, reservation: z.string().min(1).max(100) }),
+  z.object({
+    kind: z.literal('moved'),
+    request: z.string().min(1).max(100),
+    to: z.union([QueueIdSchema, z.literal('callback')]),
+  }),
+  z.object({ kind: z.literal('left'), request: z.string().min(1).max(100), to: z.enum(['callback', 'canceled', 'done']) }),
+  /** What the customer was told, and the estimate behind it (ms), if any. */
+  z.object({
+    kind: z.literal('promised'),
+    request: z.string().min(1).max(100),
+    promise: z.enum(['join_now', 'join_estimate', 'callback', 'ticket', 'limited_scope', 'safety_escalation']),
+    estimate: z.object({ pointMs: z.number(), boundMs: z.number(), promiseMs: z.number() }).nullable(),
+    /** A booked callback time or a ticket's response deadline (ISO), if the promise has one. */
+    by: z.string().nullable(),
+  }),
+]);
+export type RoutingNote = z.infer<typeof RoutingNoteSchema>;
+
 /** Why a hand-off went where it went. */
 export const HandoffRouteSchema = z.enum(['queue', 'previous_human', 'agent']);
 export type HandoffRoute = z.infer<typeof HandoffRouteSchema>;
@@ -92,6 +124,12 @@ export const EVENT_DATA = {
   'approval.decided': z.object({ callId: z.string(), approved: z.boolean(), by: StaffIdSchema.nullable() }),
   /** The context packet for whoever takes over, built from the tool log and redacted. */
   'packet.built': z.object({ packet: z.record(z.string(), z.unknown()) }),
+  /**
+   * What the router did with the conversation's hand-off (offers, declines, timeouts, moves) and
+   * what the customer was promised, with the estimate: the log that wait-estimate error and
+   * promise-kept are measured from. The router's tables are the truth for routing; this is the record.
+   */
+  'routing.noted': RoutingNoteSchema,
 } as const;
 
 export type EventType = keyof typeof EVENT_DATA;
@@ -139,6 +177,7 @@ export const NewEventSchema = z.discriminatedUnion('type', [
   variant('approval.requested'),
   variant('approval.decided'),
   variant('packet.built'),
+  variant('routing.noted'),
 ]);
 export type NewEvent = z.infer<typeof NewEventSchema>;
 
@@ -158,6 +197,7 @@ export const RECORD_EVENT_TYPES = [
   'approval.requested',
   'approval.decided',
   'packet.built',
+  'routing.noted',
 ] as const satisfies readonly EventType[];
 export type RecordEventType = (typeof RECORD_EVENT_TYPES)[number];
 export type RecordEventDraft = Extract<EventDraft, { type: RecordEventType }>;

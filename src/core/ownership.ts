@@ -173,6 +173,7 @@ export function evolve(conversation: Conversation | null, event: EvolvableEvent)
     case 'approval.requested':
     case 'approval.decided':
     case 'packet.built':
+    case 'routing.noted':
       return conversation;
     default: {
       const { data } = event;

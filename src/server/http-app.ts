@@ -11,6 +11,8 @@ import { errorBody, frameworkErrorHandler, HttpError, installErrorHandlers } fro
 import { registerMetricsRoutes } from './metrics-routes.js';
 import { routeDocs } from './route-docs.js';
 import { registerStaffRoutes, type StaffedQueue } from './staff-routes.js';
+import { registerOfferRoutes } from './offer-routes.js';
+import type { RuntimeRouter } from '../runtime/router/runtime-router.js';
 
 /** Largest request body accepted unless configured (bytes). */
 export const DEFAULT_BODY_LIMIT_BYTES = 256 * 1024;
@@ -43,6 +45,8 @@ export interface HttpAppOptions {
   bodyLimitBytes?: number;
   /** Fastify's logger: off (default), on, or pino options. */
   logger?: FastifyServerOptions['logger'];
+  /** The router: presence and offers for staff (absent: the queue is worked by claiming only). */
+  router?: RuntimeRouter;
 }
 
 /** Host names a server on loopback answers to by default. */
@@ -167,5 +171,6 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     sessionMs: options.sessionMs ?? DEFAULT_SESSION_MS,
   });
   registerMetricsRoutes(app, { store: options.service.gateway.store, auth, metricsToken: options.metricsToken ?? null });
+  if (options.router) registerOfferRoutes(app, { service: options.service, router: options.router, auth });
   return app;
 }

@@ -30,3 +30,8 @@ export const MetricsQuerySchema = strict({
   since: z.iso.datetime({ offset: true }).exactOptional(),
   until: z.iso.datetime({ offset: true }).exactOptional(),
 });
+export const PresenceBodySchema = strict({ presence: z.enum(['available', 'busy', 'away', 'offline']) });
+export const DeclineBodySchema = strict({ reason: z.enum(['busy', 'wrong_skill', 'end_of_shift', 'other']).default('other') });
+export const OfferParamsSchema = strict({
+  id: z.string().regex(/^res_[A-Za-z0-9]{16,64}$/, { message: 'an offer id has the form res_…' }),
+});

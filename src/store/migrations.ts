@@ -60,6 +60,56 @@ CREATE TABLE customer_tokens (
 );
 `;
 
+// The router's state (docs/router.md): who can take work and how much they hold, the requests
+// waiting for a person, and the offers (reservations) made to people. Times are epoch ms.
+export const ROUTING_TABLES = `
+CREATE TABLE routing_staff (
+  staff_id TEXT PRIMARY KEY,
+  skills TEXT NOT NULL,
+  capacity INTEGER NOT NULL,
+  presence TEXT NOT NULL,
+  used INTEGER NOT NULL,
+  idle_since BIGINT NOT NULL
+);
+CREATE TABLE routing_requests (
+  id TEXT PRIMARY KEY,
+  conversation_id TEXT NOT NULL REFERENCES conversations (id),
+  seq BIGINT NOT NULL,
+  channel TEXT NOT NULL,
+  skills TEXT NOT NULL,
+  priority INTEGER NOT NULL,
+  safety INTEGER NOT NULL,
+  targets TEXT NOT NULL,
+  target_index INTEGER NOT NULL,
+  queue TEXT,
+  target_deadline BIGINT,
+  enqueued_at BIGINT NOT NULL,
+  status TEXT NOT NULL,
+  excluded TEXT NOT NULL,
+  staff_id TEXT,
+  reservation_id TEXT,
+  assigned_at BIGINT,
+  ended_at BIGINT
+);
+CREATE INDEX routing_requests_waiting ON routing_requests (status, priority DESC, enqueued_at, seq);
+CREATE INDEX routing_requests_deadline ON routing_requests (status, target_deadline);
+CREATE INDEX routing_requests_conversation ON routing_requests (conversation_id, seq);
+CREATE INDEX routing_requests_done ON routing_requests (queue, status, ended_at);
+CREATE TABLE routing_reservations (
+  id TEXT PRIMARY KEY,
+  request_id TEXT NOT NULL REFERENCES routing_requests (id),
+  staff_id TEXT NOT NULL,
+  weight INTEGER NOT NULL,
+  created_at BIGINT NOT NULL,
+  expires_at BIGINT NOT NULL,
+  status TEXT NOT NULL,
+  reason TEXT,
+  resolved_at BIGINT
+);
+CREATE INDEX routing_reservations_pending ON routing_reservations (status, expires_at);
+CREATE INDEX routing_reservations_staff ON routing_reservations (staff_id, status);
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -86,6 +136,12 @@ FOR EACH ROW EXECUTE FUNCTION baton_events_append_only();`,
     name: 'staff accounts, staff sessions and customer tokens (hashes only)',
     sqlite: AUTH_TABLES,
     postgres: AUTH_TABLES,
+  },
+  {
+    version: 3,
+    name: 'routing: staff capacity and presence, requests waiting for a person, reservations',
+    sqlite: ROUTING_TABLES,
+    postgres: ROUTING_TABLES,
   },
 ];
 

@@ -7,6 +7,10 @@ import type { Directory } from './directory.js';
 import { MemoryDirectory } from './memory-directory.js';
 import { PostgresDirectory, SqliteDirectory } from './sql-directory.js';
 import type { Store } from './store.js';
+import Database from 'better-sqlite3';
+import { ROUTING_TABLES } from './migrations.js';
+import { RoutingStore, type RoutingSetup } from './routing-store.js';
+import { postgresRunner, sqliteRunner } from './routing-sql.js';
 
 export type StoreKind = Store['kind'];
 export const STORE_KINDS: readonly StoreKind[] = ['memory', 'sqlite', 'postgres'];
@@ -43,4 +47,17 @@ export function directoryFor(store: Store): Directory {
   if (store instanceof SqliteStore) return new SqliteDirectory(store.db);
   if (store instanceof PostgresStore) return new PostgresDirectory(store.pool);
   return new MemoryDirectory();
+}
+
+/**
+ * The router's state kept beside a store's conversations, in the same database (so every process
+ * on it shares one router). A memory store gets a private in-memory SQLite database for it.
+ */
+export function routingStoreFor(store: Store, setup: RoutingSetup, newId: (kind: 'request' | 'reservation') => string): RoutingStore {
+  if (store instanceof SqliteStore) return new RoutingStore(sqliteRunner(store.db, { busyTimeoutMs: store.busyTimeoutMs }), setup, newId);
+  if (store instanceof PostgresStore) return new RoutingStore(postgresRunner(store.pool), setup, newId);
+  const db = new Database(':memory:');
+  db.pragma('foreign_keys = OFF'); // the conversations live in the memory store, not here
+  db.exec(ROUTING_TABLES);
+  return new RoutingStore(sqliteRunner(db, { owned: true }), setup, newId);
 }

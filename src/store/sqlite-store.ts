@@ -72,6 +72,10 @@ export class SqliteStore implements Store {
   readonly #stmt;
   readonly #tx;
   readonly #busyTimeoutMs: number;
+  /** How long a write waits for another process's lock (ms). */
+  get busyTimeoutMs(): number {
+    return this.#busyTimeoutMs;
+  }
 
   constructor(options: SqliteStoreOptions) {
     this.#busyTimeoutMs = options.busyTimeoutMs ?? 5_000;

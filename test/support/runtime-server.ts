@@ -68,6 +68,8 @@ export async function startTestRuntime(
     store?: Store;
     redact?: Redactor;
     metricsToken?: string;
+    /** The runtime's clock (the router's timeouts run on it); the wall clock by default. */
+    clock?: { now: () => number };
   } = {},
 ): Promise<TestRuntime> {
   const opened = options.store ? { store: options.store, cleanup: () => {} } : await openTestStore(kind);
@@ -78,6 +80,7 @@ export async function startTestRuntime(
     ...(options.policy ? { policyOverride: options.policy } : {}),
     ...(options.redact ? { redact: options.redact } : {}),
     ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
   });
   const base = await runtime.app.listen({ port: 0, host: '127.0.0.1' });
   return {

@@ -137,8 +137,11 @@ export function createConversationService(options: ConversationServiceOptions) {
   }
 
   /** A staff action on the version the person saw; every such action is in the log with their id. */
-  const staffCommand = (conversationId: ConversationId, version: number, command: Parameters<Gateway['commandAt']>[1]) =>
-    gateway.commandAt(conversationId, command, version).then((outcome) => written(conversationId, outcome));
+  const staffCommand = async (conversationId: ConversationId, version: number, command: Parameters<Gateway['commandAt']>[1]) => {
+    const outcome = await gateway.commandAt(conversationId, command, version);
+    if (outcome.ok) await router.conversationChanged?.(outcome.conversation);
+    return written(conversationId, outcome);
+  };
 
   return {
     gateway,

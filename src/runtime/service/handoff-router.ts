@@ -34,6 +34,11 @@ export interface HandoffRouter {
   route(request: RoutingRequest): Promise<RoutingDecision>;
   /** What is known about a waiting conversation's wait, for the holding agent to say. */
   waitInfo?(conversation: Conversation): Promise<WaitInfo>;
+  /**
+   * A person's action changed who owns the conversation (claimed, handed back, transferred,
+   * closed): the router's count of what each person holds follows it.
+   */
+  conversationChanged?(conversation: Conversation): Promise<void>;
 }
 
 /** Nothing known about a wait: the honest default. */

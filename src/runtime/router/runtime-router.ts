@@ -1,0 +1,300 @@
+/**
+ * The router behind the service's `HandoffRouter` port: a hand-off becomes a routing request in
+ * the router's tables (src/store/routing-store.ts), offered at once to the best eligible person
+ * who has room, as a reservation with a timeout; the customer is told only what the router can
+ * back (`decidePromise`: a held reservation, or an estimate backed by people on shift inside the
+ * queue's hours; otherwise the queue's callback, ticket or limited scope). Every router fact is
+ * also written to the conversation's log (`routing.noted`), where the metrics read it.
+ */
+import {
+  decidePromise,
+  DEFAULT_WAIT_ESTIMATOR,
+  hasSkills,
+  QueueWaitEstimator,
+  routingPriority,
+  type DeclineReason,
+  type Presence,
+  type RoutingPromise,
+  type RoutingTarget,
+  type WaitEstimate,
+} from '../../core/router/index.js';
+import type { Clock, Conversation, ConversationId, QueueId, RoutingNote, StaffId } from '../../core/index.js';
+import type { CommandOutcome, Gateway } from '../gateway.js';
+import type { HandoffRouter, RoutingDecision, RoutingRequest, WaitInfo } from '../service/handoff-router.js';
+import type { RoutingFact, RoutingStore } from '../../store/routing-store.js';
+import type { Directory } from '../../store/directory.js';
+import { isOpenAt, nextOpenAt } from './availability-calendar.js';
+import type { QueuePlan, RoutingSettings } from './routing-settings.js';
+
+/** Options of {@link createRuntimeRouter}. */
+export interface RuntimeRouterOptions {
+  store: RoutingStore;
+  gateway: Gateway;
+  directory: Directory;
+  clock: Clock;
+  settings: RoutingSettings;
+  plans: ReadonlyMap<string, QueuePlan>;
+  /** Skills of which one is enough to work a queue (a domain's queues list them so). */
+  anySkills?: ReadonlyMap<string, readonly string[]>;
+}
+
+const minutes = (ms: number) => Math.max(1, Math.round(ms / 60_000));
+const aboutMinutes = (ms: number) => (minutes(ms) === 1 ? 'about a minute' : `about ${minutes(ms)} minutes`);
+
+/** The words for a promise: only what it says, nothing it does not. */
+export function noticeFor(promise: RoutingPromise, timeZone: string): string {
+  const when = (atMs: number) =>
+    new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      weekday: 'long',
+      day: 'numeric',
+      month: 'long',
+      hour: '2-digit',
+      minute: '2-digit',
+      timeZoneName: 'short',
+    }).format(atMs);
+  switch (promise.type) {
+    case 'join':
+      return promise.basis === 'reservation'
+        ? "I'm passing you to a colleague, who is joining now. They will see our whole conversation, so you won't need to repeat anything."
+        : `I'm passing you to a colleague. The wait is ${aboutMinutes(promise.estimate.pointMs)}, usually within ${minutes(promise.estimate.boundMs)} minutes. They will see our whole conversation, so you won't need to repeat anything.`;
+    case 'callback':
+      return `Nobody who can help with this is working right now. A colleague will pick this up when the team is next in, ${when(promise.atMs)}, and reply here; you don't need to wait in the chat.`;
+    case 'ticket':
+      return `Nobody who can help with this is working right now, so I've passed it to the team as a ticket: a colleague will reply here within ${Math.round(promise.responseWithinMs / 3_600_000)} hours.`;
+    case 'limited_scope':
+      return "Nobody who can help with this is available right now, so I can't say when a colleague will reply. I've passed your conversation to the team, and they will see everything we've said; meanwhile I can answer simple questions, but I can't make changes.";
+    case 'safety_escalation':
+      return 'I am getting you help now. If you are in danger, please call your local emergency number (112 or 911) straight away. Our on-call team has been alerted to your message.';
+  }
+}
+
+const promiseKind = (p: RoutingPromise): Extract<RoutingNote, { kind: 'promised' }>['promise'] =>
+  p.type === 'join' ? (p.basis === 'reservation' ? 'join_now' : 'join_estimate') : p.type;
+
+/** A router fact as the conversation's log records it. */
+function noteOf(fact: RoutingFact): RoutingNote {
+  switch (fact.kind) {
+    case 'queued':
+      return { kind: 'queued', request: fact.request, queue: fact.queue as QueueId, priority: fact.priority };
+    case 'offered':
+      return {
+        kind: 'offered',
+        request: fact.request,
+        reservation: fact.reservation,
+        staff: fact.staff,
+        expiresAt: new Date(fact.expiresAt).toISOString(),
+      };
+    case 'accepted':
+      return { kind: 'accepted', request: fact.request, reservation: fact.reservation, staff: fact.staff };
+    case 'declined':
+      return { kind: 'declined', request: fact.request, reservation: fact.reservation, staff: fact.staff, why: fact.why };
+    case 'timed_out':
+      return { kind: 'timed_out', request: fact.request, reservation: fact.reservation, staff: fact.staff };
+    case 'moved':
+      return { kind: 'moved', request: fact.request, to: fact.to as QueueId | 'callback' };
+    case 'left':
+      return { kind: 'left', request: fact.request, to: fact.to };
+  }
+}
+
+/** The router with its durable state; implements the service's port and the staff's offer actions. */
+export function createRuntimeRouter(options: RuntimeRouterOptions) {
+  const { store, gateway, clock, settings, plans } = options;
+  const planOf = (queue: string): QueuePlan => {
+    const plan = plans.get(queue);
+    if (plan === undefined) throw new Error(`the router has no queue ${queue}`);
+    return plan;
+  };
+
+  /** Writes router facts to their conversations' logs, in order. */
+  async function note(facts: readonly RoutingFact[]): Promise<void> {
+    for (const fact of facts) {
+      await gateway.record(fact.conversationId, [{ type: 'routing.noted', data: noteOf(fact) }]);
+    }
+  }
+
+  /** Skills a request needs: the queue's own and those its reason adds. */
+  const skillsFor = (reason: string) => [...(settings.reasonSkills[reason] ?? [])];
+
+  /**
+   * The wait of a request with `ahead` before it in `queue`, backed by the eligible people on
+   * shift (available or busy: at work), or null when nobody eligible is on shift.
+   */
+  async function estimateFor(
+    queue: string,
+    skills: readonly string[],
+    ahead: number,
+    anyOf: readonly string[],
+  ): Promise<WaitEstimate | null> {
+    const plan = planOf(queue);
+    const staff = await store.staff();
+    const weight = settings.weights.chat;
+    const need = [...new Set([...plan.queue.skills, ...skills])];
+    const servers = staff
+      .filter(
+        (s) =>
+          (s.presence === 'available' || s.presence === 'busy') && hasSkills({ id: s.staff, skills: s.skills, capacity: s.capacity }, need),
+      )
+      .filter((s) => anyOf.length === 0 || anyOf.some((k) => s.skills.includes(k)))
+      .reduce((sum, s) => sum + Math.floor(s.capacity / weight), 0);
+    const held = await store.meanHoldingMs(queue);
+    const estimator = new QueueWaitEstimator({ ...DEFAULT_WAIT_ESTIMATOR, priorHoldingMs: held ?? DEFAULT_WAIT_ESTIMATOR.priorHoldingMs });
+    return estimator.estimate({ channel: 'chat', ahead, servers });
+  }
+
+  const anySkills = options.anySkills ?? new Map<string, readonly string[]>();
+
+  const router = {
+    async route(request: RoutingRequest): Promise<RoutingDecision> {
+      const now = clock.now();
+      const plan = plans.get(request.queue) ?? null;
+      if (plan === null) throw new Error(`a hand-off asked for ${request.queue}, which the router does not know`);
+      const safety = request.reason === 'safety';
+      const skills = skillsFor(request.reason);
+      const targets: RoutingTarget[] = [{ type: 'queue', queue: plan.queue.id, timeoutSeconds: plan.waitTimeoutSeconds }];
+      if (plan.fallback !== null)
+        targets.push({ type: 'queue', queue: plan.fallback, timeoutSeconds: planOf(plan.fallback).waitTimeoutSeconds });
+      targets.push({ type: 'callback' });
+      const priority = routingPriority({ tier: 'standard', valueAtStake: 0, channel: 'chat', safety });
+      const submitted = await store.submit(request.conversation.id, { skills, channel: 'chat', priority, safety, targets }, now);
+      await note(submitted.facts);
+      const reserved = submitted.facts.some((f) => f.kind === 'offered' && f.request === submitted.request);
+      const standing = reserved ? null : await store.standing(request.conversation.id);
+      const estimate = reserved ? null : await estimateFor(plan.queue.id, skills, standing?.ahead ?? 0, anySkills.get(plan.queue.id) ?? []);
+      const promise = decidePromise({
+        safety,
+        queueOpen: plan.hours === null || isOpenAt(plan.hours, now),
+        reservationHeld: reserved,
+        estimate,
+        whenNoCapacity: plan.queue.whenNoCapacity,
+        nextCallbackAtMs: plan.hours === null ? null : nextOpenAt(plan.hours, now),
+      });
+      const by =
+        promise.type === 'callback'
+          ? new Date(promise.atMs).toISOString()
+          : promise.type === 'ticket'
+            ? new Date(now + promise.responseWithinMs).toISOString()
+            : null;
+      await gateway.record(request.conversation.id, [
+        {
+          type: 'routing.noted',
+          data: {
+            kind: 'promised',
+            request: submitted.request,
+            promise: promiseKind(promise),
+            estimate:
+              promise.type === 'join' && promise.basis === 'estimate'
+                ? { pointMs: promise.estimate.pointMs, boundMs: promise.estimate.boundMs, promiseMs: promise.estimate.promiseMs }
+                : null,
+            by,
+          },
+        },
+      ]);
+      return { queue: plan.queue.id as QueueId, notice: noticeFor(promise, plan.hours?.timeZone ?? 'UTC') };
+    },
+
+    async waitInfo(conversation: Conversation): Promise<WaitInfo> {
+      const standing = await store.standing(conversation.id);
+      if (standing === null || standing.request.queue === null) return { estimateMs: null, position: null, hours: null };
+      if (standing.request.status !== 'waiting') return { estimateMs: 0, position: 0, hours: null };
+      const estimate = await estimateFor(
+        standing.request.queue,
+        standing.request.skills,
+        standing.ahead,
+        anySkills.get(standing.request.queue) ?? [],
+      );
+      return { estimateMs: estimate?.pointMs ?? null, position: standing.ahead + 1, hours: null };
+    },
+
+    /**
+     * A person's ownership of the conversation changed (claimed from the queue, handed back,
+     * closed, transferred): the router's capacity follows what the gateway decided.
+     */
+    async conversationChanged(conversation: Conversation): Promise<void> {
+      const now = clock.now();
+      if (conversation.owner.type === 'human') await note(await store.assignDirect(conversation.id, conversation.owner.id, now));
+      else if (conversation.state === 'QUEUED' && conversation.owner.type === 'queue') {
+        const live = await store.liveRequest(conversation.id);
+        if (live?.status === 'assigned') {
+          // Passed on to a queue by a person: their part is done, and it waits in the new queue.
+          await note(await store.complete(conversation.id, now));
+          await router.route({ conversation, queue: conversation.owner.id, reason: 'agent_decision' });
+        }
+      } else await note(await store.complete(conversation.id, now));
+    },
+
+    /** A person says where they are; skills from their account, capacity from the settings. */
+    async setPresence(staff: StaffId, presence: Presence) {
+      const account = await options.directory.staffById(staff);
+      if (account === null) throw new Error(`there is no staff member ${staff}`);
+      const facts = await store.setPresence({ staff, skills: account.skills, capacity: settings.staffCapacity, presence }, clock.now());
+      await note(facts);
+      return (await store.staff()).find((s) => s.staff === staff)!;
+    },
+
+    offers: (staff: StaffId) => store.offersFor(staff),
+
+    /**
+     * The person takes the offer. `claim` (the service's) makes them the owner through the
+     * gateway's compare-and-set; if the conversation moved on meanwhile (closed, taken by someone
+     * else), the claim is refused and the person's slot is freed.
+     */
+    async accept(reservation: string, staff: StaffId, claim: (conversationId: ConversationId) => Promise<CommandOutcome>) {
+      const accepted = await store.accept(reservation, staff, clock.now());
+      await note(accepted.facts);
+      if (!accepted.ok) return accepted;
+      const claimed = await claim(accepted.conversationId);
+      if (!claimed.ok) {
+        await note(await store.complete(accepted.conversationId, clock.now()));
+        return { ok: false as const, why: 'gone' as const, outcome: claimed };
+      }
+      return { ok: true as const, conversation: claimed.conversation };
+    },
+
+    async decline(reservation: string, staff: StaffId, why: DeclineReason) {
+      const declined = await store.decline(reservation, staff, why, clock.now());
+      await note(declined.facts);
+      return declined;
+    },
+
+    /** Fires the reservation and target timeouts that are due; each fires once, whichever process runs it. */
+    async sweep(): Promise<RoutingFact[]> {
+      const facts = await store.sweep(clock.now());
+      await note(facts);
+      for (const fact of facts) {
+        if (fact.kind === 'left' && fact.to === 'callback') {
+          await gateway.send(
+            fact.conversationId,
+            { type: 'system' },
+            'Nobody could take your conversation in time. A colleague will pick it up and reply here as soon as someone is free; you do not need to stay in the chat.',
+          );
+        }
+      }
+      return facts;
+    },
+  } satisfies HandoffRouter & Record<string, unknown>;
+  return router;
+}
+
+export type RuntimeRouter = ReturnType<typeof createRuntimeRouter>;
+
+/** Runs the router's sweep on a timer (the timeouts are rows, so a restart loses none); returns a stop function. */
+export function startRouterSweep(
+  router: Pick<RuntimeRouter, 'sweep'>,
+  options: { intervalMs: number; onError: (error: unknown) => void },
+): () => void {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    router
+      .sweep()
+      .catch(options.onError)
+      .finally(() => {
+        running = false;
+      });
+  }, options.intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,605 @@
+import {
+  chooseAssignee,
+  type AssigneeCandidate,
+  type ChannelWeights,
+  type DeclineReason,
+  type Presence,
+  type RouterRequest,
+  type RoutingQueue,
+  type RoutingTarget,
+} from '../core/router/index.js';
+import type { ConversationId, StaffId } from '../core/index.js';
+import { all, run, type SqlBody, type SqlRunner } from './routing-sql.js';
+
+/** What the router knows about its queues and weights (from the configuration). */
+export interface RoutingSetup {
+  queues: ReadonlyMap<string, RoutingQueue>;
+  weights: ChannelWeights;
+  /**
+   * Skills of which a person needs at least one to work a queue (a domain's queue lists them so),
+   * beside the queue's required skills (all of them). Absent or empty: no such condition.
+   */
+  anySkills?: ReadonlyMap<string, readonly string[]>;
+}
+
+/** A router fact, tied to the conversation it is about. */
+export type RoutingFact =
+  | { kind: 'queued'; conversationId: ConversationId; request: string; queue: string; priority: number }
+  | { kind: 'offered'; conversationId: ConversationId; request: string; reservation: string; staff: StaffId; expiresAt: number }
+  | { kind: 'accepted'; conversationId: ConversationId; request: string; reservation: string; staff: StaffId }
+  | { kind: 'declined'; conversationId: ConversationId; request: string; reservation: string; staff: StaffId; why: DeclineReason }
+  | { kind: 'timed_out'; conversationId: ConversationId; request: string; reservation: string; staff: StaffId }
+  | { kind: 'moved'; conversationId: ConversationId; request: string; to: string }
+  | { kind: 'left'; conversationId: ConversationId; request: string; to: 'callback' | 'canceled' | 'done'; staff: StaffId | null };
+
+/** An offer waiting for a person's answer. */
+export interface Offer {
+  reservation: string;
+  request: string;
+  conversationId: ConversationId;
+  staff: StaffId;
+  queue: string | null;
+  createdAt: number;
+  expiresAt: number;
+}
+
+/** A person as the router holds them. */
+export interface RoutingStaffState {
+  staff: StaffId;
+  skills: string[];
+  capacity: number;
+  presence: Presence;
+  used: number;
+  idleSince: number;
+}
+
+/** A request as the router holds it. */
+export interface RequestState {
+  id: string;
+  conversationId: ConversationId;
+  status: 'waiting' | 'reserved' | 'assigned' | 'done' | 'left';
+  queue: string | null;
+  priority: number;
+  channel: RouterRequest['channel'];
+  skills: string[];
+  enqueuedAt: number;
+  staff: StaffId | null;
+  reservation: string | null;
+}
+
+/** Why an answer to an offer was not taken. */
+export type OfferRefusal = 'not_found' | 'not_yours' | 'expired' | 'answered';
+
+type StaffRow = { staff_id: string; skills: string; capacity: number; presence: Presence; used: number; idle_since: number | string };
+type RequestRow = {
+  id: string;
+  conversation_id: string;
+  seq: number | string;
+  channel: RouterRequest['channel'];
+  skills: string;
+  priority: number;
+  safety: number;
+  targets: string;
+  target_index: number;
+  queue: string | null;
+  target_deadline: number | string | null;
+  enqueued_at: number | string;
+  status: RequestState['status'];
+  excluded: string;
+  staff_id: string | null;
+  reservation_id: string | null;
+};
+type ReservationRow = {
+  id: string;
+  request_id: string;
+  staff_id: string;
+  weight: number;
+  created_at: number | string;
+  expires_at: number | string;
+  status: 'pending' | 'accepted' | 'declined' | 'timed_out' | 'canceled';
+};
+
+const num = (v: number | string | null): number => (v === null ? 0 : Number(v));
+const staffOf = (r: StaffRow): RoutingStaffState => ({
+  staff: r.staff_id as StaffId,
+  skills: JSON.parse(r.skills) as string[],
+  capacity: r.capacity,
+  presence: r.presence,
+  used: r.used,
+  idleSince: num(r.idle_since),
+});
+const requestOf = (r: RequestRow): RequestState => ({
+  id: r.id,
+  conversationId: r.conversation_id as ConversationId,
+  status: r.status,
+  queue: r.queue,
+  priority: r.priority,
+  channel: r.channel,
+  skills: JSON.parse(r.skills) as string[],
+  enqueuedAt: num(r.enqueued_at),
+  staff: r.staff_id as StaffId | null,
+  reservation: r.reservation_id,
+});
+
+/** How many requests one dispatch reads at a time while people still have room. */
+const DISPATCH_PAGE = 200;
+
+/**
+ * The router's durable state and its transitions, on SQLite or PostgreSQL (the same SQL through
+ * {@link SqlRunner}). Every transition is one transaction and ends by dispatching, so no free slot
+ * stays idle beside an eligible waiting request; a reservation takes its capacity in the
+ * transaction that makes it (a conditional UPDATE that cannot overfill), and gives it back only
+ * when declined, timed out, cancelled or completed. Who is chosen is core's pure `chooseAssignee`.
+ */
+export class RoutingStore {
+  constructor(
+    private readonly sql: SqlRunner,
+    private readonly setup: RoutingSetup,
+    private readonly newId: (kind: 'request' | 'reservation') => string,
+  ) {}
+
+  /** A person's skills and capacity (from the directory) and presence; entering `available` starts their idle time. */
+  setPresence(input: { staff: StaffId; skills: readonly string[]; capacity: number; presence: Presence }, now: number) {
+    const { staff, skills, capacity, presence } = input;
+    return this.sql.transaction(
+      function* (this: RoutingStore) {
+        const rows = (yield all('SELECT * FROM routing_staff WHERE staff_id = ?', staff)) as StaffRow[];
+        const before = rows[0];
+        const idle = before === undefined || before.presence !== 'available' ? now : num(before.idle_since);
+        if (before === undefined) {
+          yield run(
+            'INSERT INTO routing_staff (staff_id, skills, capacity, presence, used, idle_since) VALUES (?, ?, ?, ?, 0, ?)',
+            staff,
+            JSON.stringify(skills),
+            capacity,
+            presence,
+            idle,
+          );
+        } else {
+          yield run(
+            'UPDATE routing_staff SET skills = ?, capacity = ?, presence = ?, idle_since = ? WHERE staff_id = ?',
+            JSON.stringify(skills),
+            capacity,
+            presence,
+            idle,
+            staff,
+          );
+        }
+        return yield* this.dispatch(now);
+      }.bind(this),
+    );
+  }
+
+  /** A hand-off enters its first target; dispatched at once if someone has room. */
+  submit(
+    conversationId: ConversationId,
+    request: Omit<RouterRequest, 'id'>,
+    now: number,
+  ): Promise<{ request: string; facts: RoutingFact[] }> {
+    const first = request.targets[0];
+    if (first?.type !== 'queue') throw new Error('a routing request starts in a queue');
+    if (!this.setup.queues.has(first.queue)) throw new Error(`there is no routing queue ${first.queue}`);
+    const id = this.newId('request');
+    return this.sql.transaction(
+      function* (this: RoutingStore) {
+        // A conversation waits for one person at a time: an earlier live request is superseded.
+        const facts: RoutingFact[] = yield* this.endLive(conversationId, 'canceled', now);
+        const seqRows = (yield all('SELECT coalesce(max(seq), 0) AS seq FROM routing_requests')) as Array<{ seq: number | string }>;
+        yield run(
+          `INSERT INTO routing_requests (id, conversation_id, seq, channel, skills, priority, safety, targets, target_index, queue,
+           target_deadline, enqueued_at, status, excluded) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, 'waiting', '[]')`,
+          id,
+          conversationId,
+          num(seqRows[0]?.seq ?? 0) + 1,
+          request.channel,
+          JSON.stringify(request.skills),
+          request.priority,
+          request.safety ? 1 : 0,
+          JSON.stringify(request.targets),
+          first.queue,
+          now + first.timeoutSeconds * 1000,
+          now,
+        );
+        facts.push({ kind: 'queued', conversationId, request: id, queue: first.queue, priority: request.priority });
+        facts.push(...(yield* this.dispatch(now)));
+        return { request: id, facts };
+      }.bind(this),
+    );
+  }
+
+  /** The person takes the offer: the request is theirs (its capacity stays taken). */
+  accept(
+    reservation: string,
+    staff: StaffId,
+    now: number,
+  ): Promise<{ ok: true; facts: RoutingFact[]; conversationId: ConversationId } | { ok: false; why: OfferRefusal; facts: RoutingFact[] }> {
+    return this.sql.transaction(
+      function* (this: RoutingStore) {
+        const found = yield* this.pendingOffer(reservation, staff);
+        if (!found.ok) return { ...found, facts: [] };
+        const { r, req } = found;
+        if (num(r.expires_at) <= now) {
+          // The offer lapsed before the sweep saw it: it is a timeout, whoever answers now.
+          return { ok: false as const, why: 'expired' as const, facts: yield* this.expire(now) };
+        }
+        yield run("UPDATE routing_reservations SET status = 'accepted', resolved_at = ? WHERE id = ?", now, r.id);
+        yield run("UPDATE routing_requests SET status = 'assigned', assigned_at = ?, reservation_id = NULL WHERE id = ?", now, req.id);
+        const conversationId = req.conversation_id as ConversationId;
+        return {
+          ok: true as const,
+          conversationId,
+          facts: [{ kind: 'accepted', conversationId, request: req.id, reservation: r.id, staff } satisfies RoutingFact],
+        };
+      }.bind(this),
+    );
+  }
+
+  /** The person declines: never offered this request again; it is routed on. */
+  decline(reservation: string, staff: StaffId, why: DeclineReason, now: number) {
+    return this.sql.transaction(
+      function* (this: RoutingStore) {
+        const found = yield* this.pendingOffer(reservation, staff);
+        if (!found.ok) return { ...found, facts: [] as RoutingFact[] };
+        const { r, req } = found;
+        if (num(r.expires_at) <= now) return { ok: false as const, why: 'expired' as const, facts: yield* this.expire(now) };
+        yield run("UPDATE routing_reservations SET status = 'declined', reason = ?, resolved_at = ? WHERE id = ?", why, now, r.id);
+        const facts: RoutingFact[] = [
+          { kind: 'declined', conversationId: req.conversation_id as ConversationId, request: req.id, reservation: r.id, staff, why },
+        ];
+        facts.push(...(yield* this.release(r, req, now)));
+        facts.push(...(yield* this.dispatch(now)));
+        return { ok: true as const, facts };
+      }.bind(this),
+    );
+  }
+
+  /** Fires every reservation and target timeout due at `now`; each fires once (its row's status moves on). */
+  sweep(now: number): Promise<RoutingFact[]> {
+    return this.sql.transaction(
+      function* (this: RoutingStore) {
+        return yield* this.expire(now);
+      }.bind(this),
+    );
+  }
+
+  /** A person's work on the conversation ended (hand-back, close, transfer): their capacity is free again. */
+  complete(conversationId: ConversationId, now: number): Promise<RoutingFact[]> {
+    return this.sql.transaction(
+      function* (this: RoutingStore) {
+        const facts: RoutingFact[] = yield* this.endLive(conversationId, 'done', now);
+        return [...facts, ...(yield* this.dispatch(now))];
+      }.bind(this),
+    );
+  }
+
+  /** A person took the conversation themselves (a claim from the queue): any offer of it is withdrawn, and it counts on them. */
+  assignDirect(conversationId: ConversationId, staff: StaffId, now: number): Promise<RoutingFact[]> {
+    return this.sql.transaction(
+      function* (this: RoutingStore) {
+        const live = yield* this.liveRow(conversationId);
+        if (live === undefined) return [] as RoutingFact[];
+        const facts: RoutingFact[] = [];
+        if (live.status === 'assigned' && live.staff_id === staff) return facts;
+        facts.push(...(yield* this.endLive(conversationId, 'canceled', now)));
+        const weight = this.setup.weights[live.channel];
+        const held = (yield run('UPDATE routing_staff SET used = used + ? WHERE staff_id = ?', weight, staff)) as number;
+        if (held === 0) {
+          // Someone the router has not seen yet (never set a presence): they hold the item all the same.
+          yield run(
+            "INSERT INTO routing_staff (staff_id, skills, capacity, presence, used, idle_since) VALUES (?, '[]', 0, 'offline', ?, ?)",
+            staff,
+            weight,
+            now,
+          );
+        }
+        yield run(
+          "UPDATE routing_requests SET status = 'assigned', staff_id = ?, assigned_at = ?, ended_at = NULL WHERE id = ?",
+          staff,
+          now,
+          live.id,
+        );
+        return [...facts, ...(yield* this.dispatch(now))];
+      }.bind(this),
+    );
+  }
+
+  /** Offers waiting for `staff`'s answer, oldest first. */
+  offersFor(staff: StaffId): Promise<Offer[]> {
+    return this.sql.transaction(function* () {
+      const rows = (yield all(
+        `SELECT r.id AS reservation, r.request_id, r.staff_id, r.created_at, r.expires_at, q.conversation_id, q.queue
+         FROM routing_reservations r JOIN routing_requests q ON q.id = r.request_id
+         WHERE r.staff_id = ? AND r.status = 'pending' ORDER BY r.created_at, r.id`,
+        staff,
+      )) as Array<Record<string, unknown>>;
+      return rows.map((row) => ({
+        reservation: String(row.reservation),
+        request: String(row.request_id),
+        conversationId: String(row.conversation_id) as ConversationId,
+        staff: String(row.staff_id) as StaffId,
+        queue: row.queue === null ? null : String(row.queue),
+        createdAt: Number(row.created_at),
+        expiresAt: Number(row.expires_at),
+      }));
+    });
+  }
+
+  /** The conversation's live request (waiting, reserved or assigned), if any. */
+  liveRequest(conversationId: ConversationId): Promise<RequestState | null> {
+    return this.sql.transaction(
+      function* (this: RoutingStore) {
+        const row = yield* this.liveRow(conversationId);
+        return row === undefined ? null : requestOf(row);
+      }.bind(this),
+    );
+  }
+
+  /** Requests ahead of a waiting one in its queue (dispatch order), and everyone the router holds. */
+  standing(conversationId: ConversationId): Promise<{ request: RequestState; ahead: number; staff: RoutingStaffState[] } | null> {
+    return this.sql.transaction(
+      function* (this: RoutingStore) {
+        const row = yield* this.liveRow(conversationId);
+        if (row === undefined) return null;
+        const ahead = (yield all(
+          `SELECT count(*) AS n FROM routing_requests WHERE status = 'waiting' AND queue = ?
+           AND (priority > ? OR (priority = ? AND (enqueued_at < ? OR (enqueued_at = ? AND seq < ?))))`,
+          row.queue,
+          row.priority,
+          row.priority,
+          num(row.enqueued_at),
+          num(row.enqueued_at),
+          num(row.seq),
+        )) as Array<{ n: number | string }>;
+        const staff = ((yield all('SELECT * FROM routing_staff')) as StaffRow[]).map(staffOf);
+        return { request: requestOf(row), ahead: num(ahead[0]?.n ?? 0), staff };
+      }.bind(this),
+    );
+  }
+
+  /** Everyone the router holds. */
+  staff(): Promise<RoutingStaffState[]> {
+    return this.sql.transaction(function* () {
+      return ((yield all('SELECT * FROM routing_staff ORDER BY staff_id')) as StaffRow[]).map(staffOf);
+    });
+  }
+
+  /** Mean time a person held a finished item of `queue` (assignment to end), over its last `n`, in ms; null without history. */
+  meanHoldingMs(queue: string, n = 100): Promise<number | null> {
+    return this.sql.transaction(function* () {
+      const rows = (yield all(
+        `SELECT assigned_at, ended_at FROM routing_requests WHERE queue = ? AND status = 'done' AND assigned_at IS NOT NULL
+         ORDER BY ended_at DESC LIMIT ?`,
+        queue,
+        n,
+      )) as Array<{ assigned_at: number | string; ended_at: number | string }>;
+      if (rows.length === 0) return null;
+      return rows.reduce((sum, r) => sum + (num(r.ended_at) - num(r.assigned_at)), 0) / rows.length;
+    });
+  }
+
+  /** The earliest reservation or target deadline still to fire (for the sweep's timer), if any. */
+  nextDeadline(): Promise<number | null> {
+    return this.sql.transaction(function* () {
+      const r = (yield all("SELECT min(expires_at) AS at FROM routing_reservations WHERE status = 'pending'")) as Array<{ at: unknown }>;
+      const q = (yield all("SELECT min(target_deadline) AS at FROM routing_requests WHERE status = 'waiting'")) as Array<{
+        at: unknown;
+      }>;
+      const times = [r[0]?.at, q[0]?.at].filter((x) => x !== null && x !== undefined).map(Number);
+      return times.length === 0 ? null : Math.min(...times);
+    });
+  }
+
+  // ——— steps inside a transaction ———
+
+  private *liveRow(conversationId: ConversationId): SqlBody<RequestRow | undefined> {
+    const rows = (yield all(
+      "SELECT * FROM routing_requests WHERE conversation_id = ? AND status IN ('waiting', 'reserved', 'assigned') ORDER BY seq DESC LIMIT 1",
+      conversationId,
+    )) as RequestRow[];
+    return rows[0];
+  }
+
+  private *pendingOffer(
+    reservation: string,
+    staff: StaffId,
+  ): SqlBody<{ ok: true; r: ReservationRow; req: RequestRow } | { ok: false; why: OfferRefusal }> {
+    const rows = (yield all('SELECT * FROM routing_reservations WHERE id = ?', reservation)) as ReservationRow[];
+    const r = rows[0];
+    // Another person's offer is as invisible as one that does not exist.
+    if (r === undefined || r.staff_id !== staff) return { ok: false, why: r === undefined ? 'not_found' : 'not_yours' };
+    if (r.status !== 'pending') return { ok: false, why: r.status === 'timed_out' ? 'expired' : 'answered' };
+    const req = ((yield all('SELECT * FROM routing_requests WHERE id = ?', r.request_id)) as RequestRow[])[0]!;
+    return { ok: true, r, req };
+  }
+
+  /** Ends the conversation's live request: an assignment is done, a wait or an offer is cancelled. */
+  private *endLive(conversationId: ConversationId, as: 'done' | 'canceled', now: number): SqlBody<RoutingFact[]> {
+    const live = yield* this.liveRow(conversationId);
+    if (live === undefined) return [];
+    const weight = this.setup.weights[live.channel];
+    if (live.status === 'reserved' && live.reservation_id !== null) {
+      const r = ((yield all('SELECT * FROM routing_reservations WHERE id = ?', live.reservation_id)) as ReservationRow[])[0];
+      if (r !== undefined) {
+        yield run("UPDATE routing_reservations SET status = 'canceled', resolved_at = ? WHERE id = ?", now, r.id);
+        yield run('UPDATE routing_staff SET used = used - ? WHERE staff_id = ?', r.weight, r.staff_id);
+      }
+    }
+    if (live.status === 'assigned' && live.staff_id !== null) {
+      yield run('UPDATE routing_staff SET used = used - ? WHERE staff_id = ?', weight, live.staff_id);
+    }
+    const status = live.status === 'assigned' && as === 'done' ? 'done' : 'left';
+    yield run('UPDATE routing_requests SET status = ?, ended_at = ?, reservation_id = NULL WHERE id = ?', status, now, live.id);
+    return [
+      {
+        kind: 'left',
+        conversationId,
+        request: live.id,
+        to: status === 'done' ? 'done' : 'canceled',
+        staff: live.staff_id as StaffId | null,
+      },
+    ];
+  }
+
+  /** A reservation ends unanswered or declined: capacity back, the person excluded, the request waits again. */
+  private *release(r: ReservationRow, req: RequestRow, now: number): SqlBody<RoutingFact[]> {
+    yield run('UPDATE routing_staff SET used = used - ? WHERE staff_id = ?', r.weight, r.staff_id);
+    const excluded = new Set(JSON.parse(req.excluded) as string[]);
+    excluded.add(r.staff_id);
+    yield run(
+      "UPDATE routing_requests SET status = 'waiting', reservation_id = NULL, staff_id = NULL, excluded = ? WHERE id = ?",
+      JSON.stringify([...excluded]),
+      req.id,
+    );
+    if (req.target_deadline !== null && num(req.target_deadline) <= now) return yield* this.moveOn(req, now);
+    return [];
+  }
+
+  /** The request's target timed out: the next target (a fallback queue), else it leaves for a callback. */
+  private *moveOn(req: RequestRow, now: number): SqlBody<RoutingFact[]> {
+    const targets = JSON.parse(req.targets) as RoutingTarget[];
+    const index = req.target_index + 1;
+    const next = targets[index];
+    const conversationId = req.conversation_id as ConversationId;
+    if (next?.type === 'queue' && this.setup.queues.has(next.queue)) {
+      yield run(
+        'UPDATE routing_requests SET target_index = ?, queue = ?, target_deadline = ? WHERE id = ?',
+        index,
+        next.queue,
+        now + next.timeoutSeconds * 1000,
+        req.id,
+      );
+      return [{ kind: 'moved', conversationId, request: req.id, to: next.queue }];
+    }
+    yield run(
+      "UPDATE routing_requests SET status = 'left', target_index = ?, target_deadline = NULL, ended_at = ? WHERE id = ?",
+      index,
+      now,
+      req.id,
+    );
+    return [
+      { kind: 'moved', conversationId, request: req.id, to: 'callback' },
+      { kind: 'left', conversationId, request: req.id, to: 'callback', staff: null },
+    ];
+  }
+
+  private *expire(now: number): SqlBody<RoutingFact[]> {
+    const facts: RoutingFact[] = [];
+    const lapsed = (yield all(
+      "SELECT * FROM routing_reservations WHERE status = 'pending' AND expires_at <= ? ORDER BY expires_at, id",
+      now,
+    )) as ReservationRow[];
+    for (const r of lapsed) {
+      const req = ((yield all('SELECT * FROM routing_requests WHERE id = ?', r.request_id)) as RequestRow[])[0]!;
+      yield run("UPDATE routing_reservations SET status = 'timed_out', resolved_at = ? WHERE id = ?", now, r.id);
+      facts.push({
+        kind: 'timed_out',
+        conversationId: req.conversation_id as ConversationId,
+        request: req.id,
+        reservation: r.id,
+        staff: r.staff_id as StaffId,
+      });
+      facts.push(...(yield* this.release(r, req, now)));
+    }
+    const overdue = (yield all(
+      "SELECT * FROM routing_requests WHERE status = 'waiting' AND target_deadline <= ? ORDER BY target_deadline, seq",
+      now,
+    )) as RequestRow[];
+    for (const req of overdue) facts.push(...(yield* this.moveOn(req, now)));
+    facts.push(...(yield* this.dispatch(now)));
+    return facts;
+  }
+
+  /** Offers waiting requests, in dispatch order, to whoever has room. */
+  private *dispatch(now: number): SqlBody<RoutingFact[]> {
+    const facts: RoutingFact[] = [];
+    const minWeight = Math.min(this.setup.weights.chat, this.setup.weights.callback);
+    const open = (
+      (yield all(
+        "SELECT * FROM routing_staff WHERE presence = 'available' AND used + ? <= capacity ORDER BY idle_since, staff_id",
+        minWeight,
+      )) as StaffRow[]
+    ).map(staffOf);
+    if (open.length === 0) return facts;
+    const candidates = new Map<string, AssigneeCandidate & { used: number }>(
+      open.map((s) => [
+        s.staff,
+        { staff: { id: s.staff, skills: s.skills, capacity: s.capacity }, presence: s.presence, idleSinceMs: s.idleSince, used: s.used },
+      ]),
+    );
+    let after: { priority: number; enqueuedAt: number; seq: number } | null = null;
+    for (;;) {
+      const page = (yield after === null
+        ? all("SELECT * FROM routing_requests WHERE status = 'waiting' ORDER BY priority DESC, enqueued_at, seq LIMIT ?", DISPATCH_PAGE)
+        : all(
+            `SELECT * FROM routing_requests WHERE status = 'waiting'
+               AND (priority < ? OR (priority = ? AND (enqueued_at > ? OR (enqueued_at = ? AND seq > ?))))
+             ORDER BY priority DESC, enqueued_at, seq LIMIT ?`,
+            after.priority,
+            after.priority,
+            after.enqueuedAt,
+            after.enqueuedAt,
+            after.seq,
+            DISPATCH_PAGE,
+          )) as RequestRow[];
+      for (const req of page) {
+        if (candidates.size === 0) return facts;
+        const queue = req.queue === null ? undefined : this.setup.queues.get(req.queue);
+        if (queue === undefined) continue;
+        const skills = [...new Set([...queue.skills, ...(JSON.parse(req.skills) as string[])])];
+        const anyOf = this.setup.anySkills?.get(queue.id) ?? [];
+        const list = [...candidates.values()].filter((c) => anyOf.length === 0 || anyOf.some((s) => c.staff.skills.includes(s)));
+        const load = new Map(list.map((c) => [c.staff.id, c.used]));
+        const choice = chooseAssignee(
+          { skills, channel: req.channel, excluded: new Set(JSON.parse(req.excluded) as string[]) },
+          list,
+          load,
+          { weights: this.setup.weights, order: queue.order },
+        );
+        if (choice.type !== 'chosen') continue;
+        const weight = this.setup.weights[req.channel];
+        // The capacity is taken here, in the transaction that makes the reservation, and only if it is still free.
+        const taken = (yield run(
+          "UPDATE routing_staff SET used = used + ?, idle_since = ? WHERE staff_id = ? AND presence = 'available' AND used + ? <= capacity",
+          weight,
+          now,
+          choice.staffId,
+          weight,
+        )) as number;
+        if (taken !== 1) throw new Error(`routing: ${choice.staffId} had no room for a reservation the router chose (a lost lock?)`);
+        const id = this.newId('reservation');
+        const expiresAt = now + queue.reservationTimeoutSeconds * 1000;
+        yield run(
+          "INSERT INTO routing_reservations (id, request_id, staff_id, weight, created_at, expires_at, status) VALUES (?, ?, ?, ?, ?, ?, 'pending')",
+          id,
+          req.id,
+          choice.staffId,
+          weight,
+          now,
+          expiresAt,
+        );
+        const moved = (yield run(
+          "UPDATE routing_requests SET status = 'reserved', reservation_id = ?, staff_id = ? WHERE id = ? AND status = 'waiting'",
+          id,
+          choice.staffId,
+          req.id,
+        )) as number;
+        if (moved !== 1) throw new Error(`routing: request ${req.id} stopped waiting inside the routing transaction (a lost lock?)`);
+        facts.push({
+          kind: 'offered',
+          conversationId: req.conversation_id as ConversationId,
+          request: req.id,
+          reservation: id,
+          staff: choice.staffId as StaffId,
+          expiresAt,
+        });
+        const c = candidates.get(choice.staffId)!;
+        c.used += weight;
+        c.idleSinceMs = now;
+        if (c.used + minWeight > c.staff.capacity) candidates.delete(choice.staffId);
+      }
+      if (page.length < DISPATCH_PAGE || candidates.size === 0) return facts;
+      const last = page[page.length - 1]!;
+      after = { priority: last.priority, enqueuedAt: num(last.enqueued_at), seq: num(last.seq) };
+    }
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * The router behind `baton serve`, over real HTTP on SQLite and PostgreSQL: a hand-off is offered
+ * to the longest-idle eligible person as a reservation; a decline or a timeout never offers it to
+ * that person again; an accept makes them the owner; what the customer is told is what the router
+ * can back (a held offer, an estimate backed by someone on shift, or the queue's honest option).
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ConversationId, StoredEvent } from '../src/core/index.js';
+import { AvailabilityCalendarSchema, isOpenAt } from '../src/runtime/router/availability-calendar.js';
+import { handoffPolicy, startTestRuntime, type TestRuntime, type TestStoreKind } from './support/runtime-server.js';
+
+const open: TestRuntime[] = [];
+afterEach(async () => {
+  while (open.length) await open.pop()!.close();
+});
+
+/** A clock the test moves by hand: the router's timeouts run on it. */
+const manualClock = (start = Date.parse('2026-12-01T10:00:00Z')) => {
+  let now = start;
+  return { now: () => now, advance: (ms: number) => void (now += ms) };
+};
+
+async function start(kind: TestStoreKind, routing: Record<string, unknown> = {}, clock = manualClock()) {
+  const t = await startTestRuntime(kind, { policy: () => handoffPolicy(), config: { routing } as never, clock });
+  open.push(t);
+  const call = async (path: string, init: { method?: string; body?: unknown; token?: string; key?: string } = {}) => {
+    const headers: Record<string, string> = {};
+    if (init.body !== undefined) headers['content-type'] = 'application/json';
+    if (init.token) headers['authorization'] = `Bearer ${init.token}`;
+    if (init.key) headers['idempotency-key'] = init.key;
+    const res = await fetch(`${t.base}${path}`, {
+      method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+      headers,
+      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+  const person = async (skills: string[]) => {
+    const s = await t.staff('agent', skills);
+    return { ...s, available: () => call('/v1/staff/me/presence', { method: 'PUT', body: { presence: 'available' }, token: s.token }) };
+  };
+  /** A customer who asks for a person; resolves once the hand-off is carried out. */
+  const customer = async () => {
+    const c = await t.open();
+    const posted = await call(`/v1/conversations/${c.id}/messages`, {
+      body: { text: 'I want a person please' },
+      token: c.token,
+      key: 'k1',
+    });
+    expect(posted.status).toBe(201);
+    await t.runtime.service.idle();
+    const page = await call(`/v1/conversations/${c.id}/messages?after=0`, { token: c.token });
+    const notices = (page.body['messages'] as Array<{ from: string; text: string }>).filter((m) => m.from === 'system');
+    return { ...c, notice: notices.at(-1)?.text ?? null };
+  };
+  const offers = async (token: string) =>
+    (await call('/v1/offers', { token })).body['offers'] as Array<{ id: string; conversationId: string }>;
+  const notes = async (id: ConversationId) =>
+    (await t.store.listEvents(id)).flatMap((e: StoredEvent) => (e.type === 'routing.noted' ? [e.data] : []));
+  return { t, call, person, customer, offers, notes, clock };
+}
+
+describe.each(['sqlite', 'postgres'] as const)('the router over HTTP (%s)', (kind) => {
+  it('offers to the longest idle, re-routes a decline and a timeout, and an accept makes the owner', async () => {
+    const { t, call, person, customer, offers, notes, clock } = await start(kind, {
+      queues: [{ id: 'queue_billing', reservationTimeoutSeconds: 30 }],
+    });
+    const a = await person(['billing']);
+    const b = await person(['billing']);
+    const legal = await person(['legal']);
+    expect((await a.available()).status).toBe(200);
+    clock.advance(1000);
+    expect((await b.available()).status).toBe(200);
+    expect((await legal.available()).status).toBe(200);
+
+    const c = await customer();
+    // An offer is held at once, so "joining now" is true.
+    expect(c.notice).toMatch(/joining now/);
+    expect((await offers(a.token)).map((o) => o.conversationId)).toEqual([c.id]);
+    expect(await offers(b.token)).toEqual([]);
+    expect(await offers(legal.token)).toEqual([]);
+
+    // A declines: the offer goes to B, never back to A.
+    const first = (await offers(a.token))[0]!.id;
+    expect((await call(`/v1/offers/${first}/decline`, { body: { reason: 'busy' }, token: a.token })).status).toBe(200);
+    expect(await offers(a.token)).toEqual([]);
+    const second = (await offers(b.token))[0]!.id;
+    expect(second).not.toBe(first);
+    // A's own old offer cannot be answered again, nor B's by A.
+    expect((await call(`/v1/offers/${first}/accept`, { method: 'POST', token: a.token })).status).toBe(409);
+    expect((await call(`/v1/offers/${second}/accept`, { method: 'POST', token: a.token })).status).toBe(404);
+
+    // B lets it lapse: nobody eligible is left, so it waits.
+    clock.advance(31_000);
+    await t.runtime.router.sweep();
+    expect(await offers(b.token)).toEqual([]);
+    expect((await call(`/v1/offers/${second}/accept`, { method: 'POST', token: b.token })).status).toBe(409);
+    expect(await offers(a.token)).toEqual([]);
+
+    // Someone new comes on shift and is offered it at once; they accept and own the conversation.
+    const d = await person(['billing']);
+    await d.available();
+    const third = (await offers(d.token))[0]!.id;
+    const accepted = await call(`/v1/offers/${third}/accept`, { method: 'POST', token: d.token });
+    expect(accepted.status).toBe(200);
+    expect(accepted.body['conversation']).toMatchObject({ state: 'HUMAN_ACTIVE', owner: { type: 'human', id: d.id } });
+    expect((await call(`/v1/offers/${third}/accept`, { method: 'POST', token: d.token })).status).toBe(409);
+
+    const held = async () => (await t.runtime.router.setPresence(d.id as never, 'available')).used;
+    expect(await held()).toBe(1);
+    const version = (accepted.body['conversation'] as { version: number }).version;
+    const back = await call(`/v1/conversations/${c.id}/hand-back`, { body: { version, notes: 'done' }, token: d.token });
+    expect(back.status).toBe(200);
+    // The hand-back frees the person's slot.
+    expect(await held()).toBe(0);
+
+    const kinds = (await notes(c.id)).map((n) =>
+      n.kind === 'offered' || n.kind === 'declined' || n.kind === 'timed_out' || n.kind === 'accepted' ? `${n.kind}:${n.staff}` : n.kind,
+    );
+    expect(kinds).toEqual([
+      'queued',
+      `offered:${a.id}`,
+      'promised',
+      `declined:${a.id}`,
+      `offered:${b.id}`,
+      `timed_out:${b.id}`,
+      `offered:${d.id}`,
+      `accepted:${d.id}`,
+      'left',
+    ]);
+  });
+
+  it('never promises a person nobody backs: the queue closed, nobody on shift, or everyone full', async () => {
+    const hours = {
+      timeZone: 'Europe/Dublin',
+      weekly: { mon: [], tue: [{ from: '09:00', to: '17:00' }], wed: [], thu: [], fri: [], sat: [], sun: [] },
+    };
+    // Tuesday 1 December 2026, 07:00 in Dublin: before the queue opens.
+    const clock = manualClock(Date.parse('2026-12-01T07:00:00Z'));
+    const { customer, notes, person } = await start(kind, { queues: [{ id: 'queue_billing', hours }], staffCapacity: 1 }, clock);
+    const early = await customer();
+    expect(early.notice).not.toMatch(/join/);
+    const promised = (await notes(early.id)).find((n) => n.kind === 'promised');
+    expect(promised).toMatchObject({ promise: 'callback' });
+    const by = Date.parse((promised as { by: string }).by);
+    expect(isOpenAt(AvailabilityCalendarSchema.parse(hours), by)).toBe(true);
+    expect(by).toBe(Date.parse('2026-12-01T09:00:00Z'));
+
+    // Open now, but nobody is on shift: still no promise of a person.
+    clock.advance(3 * 3_600_000);
+    const nobody = await customer();
+    expect(nobody.notice).not.toMatch(/join/);
+    expect((await notes(nobody.id)).find((n) => n.kind === 'promised')).toMatchObject({ promise: 'callback' });
+
+    // One person (capacity 1) comes on shift and takes the oldest; the next is told an estimate they back.
+    const p = await person(['billing']);
+    await p.available();
+    const waiting = await customer();
+    expect(waiting.notice).toMatch(/The wait is about \d+ minutes?/);
+    expect((await notes(waiting.id)).find((n) => n.kind === 'promised')).toMatchObject({
+      promise: 'join_estimate',
+      estimate: { pointMs: expect.any(Number) },
+    });
+  });
+});
