@@ -47,7 +47,11 @@ function runWorker(args: Record<string, unknown>): Promise<Report> {
 async function storeConfig(kind: 'sqlite' | 'postgres'): Promise<{ config: StoreConfig; cleanup: () => void }> {
   if (kind === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'baton-routing-'));
-    return { config: { kind: 'sqlite', path: join(dir, 'baton.sqlite') }, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+    // Four processes and a sampler take turns on one write lock on a busy machine: a generous bound.
+    return {
+      config: { kind: 'sqlite', path: join(dir, 'baton.sqlite'), busyTimeoutMs: 60_000 },
+      cleanup: () => rmSync(dir, { recursive: true, force: true }),
+    };
   }
   const server = await startThrowawayPostgres({ env: { BATON_PG_URL: inject('pgUrl') } });
   return { config: { kind: 'postgres', url: await server.createDatabase(), poolSize: 4 }, cleanup: () => {} };
@@ -67,7 +71,7 @@ describe.each(['postgres', 'sqlite'] as const)('four router processes on one %s 
       const gateway = gatewayFor(store);
       const ids: ConversationId[] = [];
       for (let i = 0; i < CONVERSATIONS; i += 1) ids.push((await gateway.open()).id);
-      const queue = RoutingQueueSchema.parse({ id: 'queue_billing', skills: [], reservationTimeoutSeconds: 0.02 });
+      const queue = RoutingQueueSchema.parse({ id: 'queue_billing', skills: [], reservationTimeoutSeconds: 1 });
       const routing = routingStoreFor(
         store,
         { queues: new Map([[queue.id, queue]]), weights: { chat: 1, callback: 2 } },

@@ -71,6 +71,7 @@ CREATE TABLE routing_staff (
   used INTEGER NOT NULL,
   idle_since BIGINT NOT NULL
 );
+CREATE INDEX routing_staff_open ON routing_staff (idle_since, staff_id) WHERE presence = 'available' AND used < capacity;
 CREATE TABLE routing_requests (
   id TEXT PRIMARY KEY,
   conversation_id TEXT NOT NULL REFERENCES conversations (id),

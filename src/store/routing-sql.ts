@@ -2,8 +2,14 @@ import type Database from 'better-sqlite3';
 import type pg from 'pg';
 import { retryWhileBusy } from './store-busy.js';
 
-/** One statement of a routing transaction: `all` returns rows, `run` the number of rows changed. */
-export type SqlOp = { op: 'all'; sql: string; params: readonly unknown[] } | { op: 'run'; sql: string; params: readonly unknown[] };
+/**
+ * One statement of a routing transaction: `all` returns rows, `run` the number of rows changed.
+ * `lock` asks PostgreSQL to lock the rows read (`wait`: FOR UPDATE; `skip`: FOR UPDATE SKIP
+ * LOCKED, so routers never wait for each other's candidates); SQLite needs neither, since its
+ * one write lock already serialises every routing transaction.
+ */
+export type SqlOp =
+  { op: 'all'; sql: string; params: readonly unknown[]; lock?: 'wait' | 'skip' } | { op: 'run'; sql: string; params: readonly unknown[] };
 
 /**
  * A routing transaction, written once for both databases: a generator that yields each statement
@@ -14,6 +20,8 @@ export type SqlOp = { op: 'all'; sql: string; params: readonly unknown[] } | { o
 export type SqlBody<T> = Generator<SqlOp, T, unknown>;
 
 export const all = (sql: string, ...params: unknown[]): SqlOp => ({ op: 'all', sql, params });
+/** A read that locks its rows on PostgreSQL until the transaction ends. */
+export const lockedAll = (lock: 'wait' | 'skip', sql: string, ...params: unknown[]): SqlOp => ({ op: 'all', sql, params, lock });
 export const run = (sql: string, ...params: unknown[]): SqlOp => ({ op: 'run', sql, params });
 
 /** Runs routing transactions against one database. */
@@ -51,46 +59,59 @@ export function sqliteRunner(db: Database.Database, options: { busyTimeoutMs?: n
   };
 }
 
-/** A key for `pg_advisory_xact_lock`: every router process on the database takes the same one. */
-const ROUTING_LOCK_KEY = 0x6261746f6e; // "baton"
+/** PostgreSQL's codes for a transaction it aborted to break a deadlock or a serialisation failure: try again. */
+const RETRYABLE = new Set(['40P01', '40001']);
 
 /**
- * PostgreSQL: the body runs in one transaction that first takes a transaction-scoped advisory lock,
- * so routing transitions are serialised across every process on the database (ADR 0016's
- * reasoning: capacity is counted in the same transaction as the reservation, and no two routers
- * ever decide on the same free slot). `?` placeholders become `$n`.
+ * PostgreSQL: the body runs in one transaction, statement by statement; reads that choose what to
+ * change lock their rows (`FOR UPDATE`, or `FOR UPDATE SKIP LOCKED` for candidates, so that
+ * routers in several processes work side by side on different people and requests instead of
+ * queueing behind one lock), and every capacity change is a conditional UPDATE on a locked row:
+ * no two routers can fill one slot. A transaction PostgreSQL aborts to break a deadlock is run
+ * again. `?` placeholders become `$n`.
  */
-export function postgresRunner(pool: pg.Pool): SqlRunner {
+export function postgresRunner(pool: pg.Pool, options: { attempts?: number } = {}): SqlRunner {
   const texts = new Map<string, string>();
-  const dollar = (sql: string) => {
-    let t = texts.get(sql);
+  const dollar = (sql: string, lock: 'wait' | 'skip' | undefined) => {
+    const key = `${lock ?? ''}|${sql}`;
+    let t = texts.get(key);
     if (t === undefined) {
       let n = 0;
-      t = sql.replace(/\?/g, () => `$${++n}`);
-      texts.set(sql, t);
+      t = sql.replace(/\?/g, () => `$${++n}`) + (lock === 'wait' ? ' FOR UPDATE' : lock === 'skip' ? ' FOR UPDATE SKIP LOCKED' : '');
+      texts.set(key, t);
     }
     return t;
   };
+  const attempts = options.attempts ?? 5;
+  const once = async <T>(body: () => SqlBody<T>): Promise<T> => {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      const gen = body();
+      let step = gen.next();
+      while (!step.done) {
+        const op = step.value;
+        const result = await client.query(dollar(op.sql, op.op === 'all' ? op.lock : undefined), op.params as unknown[]);
+        step = gen.next(op.op === 'all' ? result.rows : (result.rowCount ?? 0));
+      }
+      await client.query('COMMIT');
+      return step.value;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  };
   return {
     async transaction<T>(body: () => SqlBody<T>): Promise<T> {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        await client.query('SELECT pg_advisory_xact_lock($1)', [ROUTING_LOCK_KEY]);
-        const gen = body();
-        let step = gen.next();
-        while (!step.done) {
-          const { op, sql, params } = step.value;
-          const result = await client.query(dollar(sql), params as unknown[]);
-          step = gen.next(op === 'all' ? result.rows : (result.rowCount ?? 0));
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          return await once(body);
+        } catch (error) {
+          const code = (error as { code?: string }).code;
+          if (attempt >= attempts || code === undefined || !RETRYABLE.has(code)) throw error;
         }
-        await client.query('COMMIT');
-        return step.value;
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => {});
-        throw error;
-      } finally {
-        client.release();
       }
     },
   };

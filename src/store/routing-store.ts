@@ -9,7 +9,7 @@ import {
   type RoutingTarget,
 } from '../core/router/index.js';
 import type { ConversationId, StaffId } from '../core/index.js';
-import { all, run, type SqlBody, type SqlRunner } from './routing-sql.js';
+import { all, lockedAll, run, type SqlBody, type SqlRunner } from './routing-sql.js';
 
 /** What the router knows about its queues and weights (from the configuration). */
 export interface RoutingSetup {
@@ -121,8 +121,9 @@ const requestOf = (r: RequestRow): RequestState => ({
   reservation: r.reservation_id,
 });
 
-/** How many requests one dispatch reads at a time while people still have room. */
-const DISPATCH_PAGE = 200;
+/** How many requests one dispatch reads first, and at most, at a time while people still have room. */
+const FIRST_PAGE = 8;
+const MAX_PAGE = 512;
 
 /**
  * The router's durable state and its transitions, on SQLite or PostgreSQL (the same SQL through
@@ -143,28 +144,22 @@ export class RoutingStore {
     const { staff, skills, capacity, presence } = input;
     return this.sql.transaction(
       function* (this: RoutingStore) {
-        const rows = (yield all('SELECT * FROM routing_staff WHERE staff_id = ?', staff)) as StaffRow[];
-        const before = rows[0];
-        const idle = before === undefined || before.presence !== 'available' ? now : num(before.idle_since);
-        if (before === undefined) {
-          yield run(
-            'INSERT INTO routing_staff (staff_id, skills, capacity, presence, used, idle_since) VALUES (?, ?, ?, ?, 0, ?)',
-            staff,
-            JSON.stringify(skills),
-            capacity,
-            presence,
-            idle,
-          );
-        } else {
-          yield run(
-            'UPDATE routing_staff SET skills = ?, capacity = ?, presence = ?, idle_since = ? WHERE staff_id = ?',
-            JSON.stringify(skills),
-            capacity,
-            presence,
-            idle,
-            staff,
-          );
-        }
+        // A person the router has not seen starts offline, so that entering `available` starts their idle time.
+        yield run(
+          "INSERT INTO routing_staff (staff_id, skills, capacity, presence, used, idle_since) VALUES (?, '[]', 0, 'offline', 0, ?) ON CONFLICT (staff_id) DO NOTHING",
+          staff,
+          now,
+        );
+        const before = ((yield lockedAll('wait', 'SELECT * FROM routing_staff WHERE staff_id = ?', staff)) as StaffRow[])[0]!;
+        const idle = before.presence !== 'available' ? now : num(before.idle_since);
+        yield run(
+          'UPDATE routing_staff SET skills = ?, capacity = ?, presence = ?, idle_since = ? WHERE staff_id = ?',
+          JSON.stringify(skills),
+          capacity,
+          presence,
+          idle,
+          staff,
+        );
         return yield* this.dispatch(now);
       }.bind(this),
     );
@@ -392,7 +387,8 @@ export class RoutingStore {
   // ——— steps inside a transaction ———
 
   private *liveRow(conversationId: ConversationId): SqlBody<RequestRow | undefined> {
-    const rows = (yield all(
+    const rows = (yield lockedAll(
+      'wait',
       "SELECT * FROM routing_requests WHERE conversation_id = ? AND status IN ('waiting', 'reserved', 'assigned') ORDER BY seq DESC LIMIT 1",
       conversationId,
     )) as RequestRow[];
@@ -403,12 +399,12 @@ export class RoutingStore {
     reservation: string,
     staff: StaffId,
   ): SqlBody<{ ok: true; r: ReservationRow; req: RequestRow } | { ok: false; why: OfferRefusal }> {
-    const rows = (yield all('SELECT * FROM routing_reservations WHERE id = ?', reservation)) as ReservationRow[];
+    const rows = (yield lockedAll('wait', 'SELECT * FROM routing_reservations WHERE id = ?', reservation)) as ReservationRow[];
     const r = rows[0];
     // Another person's offer is as invisible as one that does not exist.
     if (r === undefined || r.staff_id !== staff) return { ok: false, why: r === undefined ? 'not_found' : 'not_yours' };
     if (r.status !== 'pending') return { ok: false, why: r.status === 'timed_out' ? 'expired' : 'answered' };
-    const req = ((yield all('SELECT * FROM routing_requests WHERE id = ?', r.request_id)) as RequestRow[])[0]!;
+    const req = ((yield lockedAll('wait', 'SELECT * FROM routing_requests WHERE id = ?', r.request_id)) as RequestRow[])[0]!;
     return { ok: true, r, req };
   }
 
@@ -418,7 +414,7 @@ export class RoutingStore {
     if (live === undefined) return [];
     const weight = this.setup.weights[live.channel];
     if (live.status === 'reserved' && live.reservation_id !== null) {
-      const r = ((yield all('SELECT * FROM routing_reservations WHERE id = ?', live.reservation_id)) as ReservationRow[])[0];
+      const r = ((yield lockedAll('wait', 'SELECT * FROM routing_reservations WHERE id = ?', live.reservation_id)) as ReservationRow[])[0];
       if (r !== undefined) {
         yield run("UPDATE routing_reservations SET status = 'canceled', resolved_at = ? WHERE id = ?", now, r.id);
         yield run('UPDATE routing_staff SET used = used - ? WHERE staff_id = ?', r.weight, r.staff_id);
@@ -484,12 +480,14 @@ export class RoutingStore {
 
   private *expire(now: number): SqlBody<RoutingFact[]> {
     const facts: RoutingFact[] = [];
-    const lapsed = (yield all(
+    // Offers another router is answering or timing out right now are skipped: it finishes them.
+    const lapsed = (yield lockedAll(
+      'skip',
       "SELECT * FROM routing_reservations WHERE status = 'pending' AND expires_at <= ? ORDER BY expires_at, id",
       now,
     )) as ReservationRow[];
     for (const r of lapsed) {
-      const req = ((yield all('SELECT * FROM routing_requests WHERE id = ?', r.request_id)) as RequestRow[])[0]!;
+      const req = ((yield lockedAll('wait', 'SELECT * FROM routing_requests WHERE id = ?', r.request_id)) as RequestRow[])[0]!;
       yield run("UPDATE routing_reservations SET status = 'timed_out', resolved_at = ? WHERE id = ?", now, r.id);
       facts.push({
         kind: 'timed_out',
@@ -500,7 +498,8 @@ export class RoutingStore {
       });
       facts.push(...(yield* this.release(r, req, now)));
     }
-    const overdue = (yield all(
+    const overdue = (yield lockedAll(
+      'skip',
       "SELECT * FROM routing_requests WHERE status = 'waiting' AND target_deadline <= ? ORDER BY target_deadline, seq",
       now,
     )) as RequestRow[];
@@ -513,12 +512,16 @@ export class RoutingStore {
   private *dispatch(now: number): SqlBody<RoutingFact[]> {
     const facts: RoutingFact[] = [];
     const minWeight = Math.min(this.setup.weights.chat, this.setup.weights.callback);
+    // People and requests another router holds right now are skipped: that router decides on them.
+    // (`used < capacity` is the predicate of the partial index routing_staff_open.)
     const open = (
-      (yield all(
-        "SELECT * FROM routing_staff WHERE presence = 'available' AND used + ? <= capacity ORDER BY idle_since, staff_id",
-        minWeight,
+      (yield lockedAll(
+        'skip',
+        "SELECT * FROM routing_staff WHERE presence = 'available' AND used < capacity ORDER BY idle_since, staff_id",
       )) as StaffRow[]
-    ).map(staffOf);
+    )
+      .filter((s) => s.used + minWeight <= s.capacity)
+      .map(staffOf);
     if (open.length === 0) return facts;
     const candidates = new Map<string, AssigneeCandidate & { used: number }>(
       open.map((s) => [
@@ -527,10 +530,17 @@ export class RoutingStore {
       ]),
     );
     let after: { priority: number; enqueuedAt: number; seq: number } | null = null;
+    // Small pages first: usually the first waiting request someone can take is near the front.
+    let limit = FIRST_PAGE;
     for (;;) {
       const page = (yield after === null
-        ? all("SELECT * FROM routing_requests WHERE status = 'waiting' ORDER BY priority DESC, enqueued_at, seq LIMIT ?", DISPATCH_PAGE)
-        : all(
+        ? lockedAll(
+            'skip',
+            "SELECT * FROM routing_requests WHERE status = 'waiting' ORDER BY priority DESC, enqueued_at, seq LIMIT ?",
+            limit,
+          )
+        : lockedAll(
+            'skip',
             `SELECT * FROM routing_requests WHERE status = 'waiting'
                AND (priority < ? OR (priority = ? AND (enqueued_at > ? OR (enqueued_at = ? AND seq > ?))))
              ORDER BY priority DESC, enqueued_at, seq LIMIT ?`,
@@ -539,7 +549,7 @@ export class RoutingStore {
             after.enqueuedAt,
             after.enqueuedAt,
             after.seq,
-            DISPATCH_PAGE,
+            limit,
           )) as RequestRow[];
       for (const req of page) {
         if (candidates.size === 0) return facts;
@@ -597,9 +607,10 @@ export class RoutingStore {
         c.idleSinceMs = now;
         if (c.used + minWeight > c.staff.capacity) candidates.delete(choice.staffId);
       }
-      if (page.length < DISPATCH_PAGE || candidates.size === 0) return facts;
+      if (page.length < limit || candidates.size === 0) return facts;
       const last = page[page.length - 1]!;
       after = { priority: last.priority, enqueuedAt: num(last.enqueued_at), seq: num(last.seq) };
+      limit = Math.min(MAX_PAGE, limit * 4);
     }
   }
 }

@@ -15,7 +15,7 @@ const args = JSON.parse(process.argv[2] ?? '{}') as {
   seed: number;
 };
 const store = await openStore(args.store);
-const queue = RoutingQueueSchema.parse({ id: 'queue_billing', skills: [], reservationTimeoutSeconds: 0.02 });
+const queue = RoutingQueueSchema.parse({ id: 'queue_billing', skills: [], reservationTimeoutSeconds: 1 });
 const routing = routingStoreFor(
   store,
   { queues: new Map([[queue.id, queue]]), weights: { chat: 1, callback: 2 } },
@@ -68,7 +68,8 @@ for (let i = 0; i < args.operations; i += 1) {
       break;
     }
     case 6:
-      seen(await routing.sweep(Date.now()));
+      // Half the sweeps run on a clock a second ahead, so that offers do lapse however fast the machine answers.
+      seen(await routing.sweep(Date.now() + (random.int(0, 1) === 1 ? 1000 : 0)));
       break;
     case 7:
     case 8:
