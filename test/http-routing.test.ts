@@ -162,4 +162,95 @@ describe.each(['sqlite', 'postgres'] as const)('the router over HTTP (%s)', (kin
       estimate: { pointMs: expect.any(Number) },
     });
   });
+
+  it('warm transfer: accepted joins the new person; declined or unanswered goes cold to the queue', async () => {
+    const { t, call, person, customer, offers, notes, clock } = await start(kind, { queues: [{ id: 'queue_billing' }] });
+    const a = await person(['billing']);
+    await a.available();
+    /** A conversation A took from an offer. */
+    const owned = async () => {
+      const c = await customer();
+      const offer = (await offers(a.token)).find((o) => o.conversationId === c.id)!;
+      const accepted = await call(`/v1/offers/${offer.id}/accept`, { method: 'POST', token: a.token });
+      expect(accepted.status).toBe(200);
+      return { ...c, version: (accepted.body['conversation'] as { version: number }).version };
+    };
+    const conversation = async (id: string) => (await t.store.getConversation(id as ConversationId))!;
+    const customerSees = async (c: { id: string; token: string }) =>
+      (
+        (await call(`/v1/conversations/${c.id}/messages?after=0`, { token: c.token })).body['messages'] as Array<{
+          from: string;
+          text: string;
+        }>
+      ).map((m) => m.text);
+    const used = async (id: string) => (await t.runtime.router.staffState(id as never))?.used ?? 0;
+
+    // Accepted: B owns it, A's slot is free, the customer hears a colleague joined (and only then).
+    const first = await owned();
+    // B comes on shift later than A's last offer, so A stays the longest idle for the conversations below.
+    clock.advance(1000);
+    const b = await person(['billing']);
+    await b.available();
+    const warm = await call(`/v1/conversations/${first.id}/transfer`, {
+      body: { to: b.id, mode: 'warm', version: first.version },
+      token: a.token,
+    });
+    expect(warm.status).toBe(202);
+    expect((await conversation(first.id)).owner).toEqual({ type: 'human', id: a.id });
+    const before = await customerSees(first);
+    const offer = (await offers(b.token)).find((o) => o.conversationId === first.id)!;
+    expect((await call(`/v1/offers/${offer.id}/accept`, { method: 'POST', token: b.token })).status).toBe(200);
+    expect((await conversation(first.id)).owner).toEqual({ type: 'human', id: b.id });
+    // Nothing was said to the customer by the transfer itself.
+    expect(await customerSees(first)).toEqual(before);
+    // B holds it but takes no new offers for now, so that the next conversation goes to A.
+    await call('/v1/staff/me/presence', { method: 'PUT', body: { presence: 'busy' }, token: b.token });
+    const hello = await call(`/v1/conversations/${first.id}/replies`, {
+      body: { text: 'Hi, I am taking over from my colleague.', version: (await conversation(first.id)).version },
+      token: b.token,
+    });
+    expect(hello.status).toBe(201);
+    expect(await customerSees(first)).toContain('Hi, I am taking over from my colleague.');
+    expect(await used(a.id)).toBe(0);
+    expect(await used(b.id)).toBe(1);
+
+    // Declined: cold to the queue, with the honest notice; A's slot is free.
+    const second = await owned();
+    await b.available();
+    await call(`/v1/conversations/${second.id}/transfer`, { body: { to: b.id, mode: 'warm', version: second.version }, token: a.token });
+    const declined = (await offers(b.token)).find((o) => o.conversationId === second.id)!;
+    expect((await call(`/v1/offers/${declined.id}/decline`, { body: { reason: 'wrong_skill' }, token: b.token })).status).toBe(200);
+    expect(await conversation(second.id)).toMatchObject({ state: 'QUEUED', owner: { type: 'queue', id: 'queue_billing' } });
+    expect((await notes(second.id)).map((n) => n.kind)).toContain('warm_failed');
+    // A holds nothing of it now; from the queue it is offered again to one of them (a reservation counts).
+    const held = async (id: string) => (await t.runtime.router.staffState(id as never))?.used ?? 0;
+    expect((await held(a.id)) + (await held(b.id))).toBe(2);
+
+    // Unanswered: after the warm timeout (60 s) the sweep passes it on cold.
+    clock.advance(1000);
+    const c = await person(['billing']);
+    await c.available();
+    await call('/v1/staff/me/presence', { method: 'PUT', body: { presence: 'busy' }, token: b.token });
+    const third = await owned();
+    await call(`/v1/conversations/${third.id}/transfer`, { body: { to: c.id, mode: 'warm', version: third.version }, token: a.token });
+    const unanswered = (await offers(c.token)).find((o) => o.conversationId === third.id)!;
+    clock.advance(61_000);
+    await t.runtime.router.sweep();
+    expect((await conversation(third.id)).state).toBe('QUEUED');
+    // The warm offer lapsed (the queue may offer the conversation to C again, as a new offer).
+    expect((await offers(c.token)).some((o) => o.id === unanswered.id)).toBe(false);
+    expect((await call(`/v1/offers/${unanswered.id}/accept`, { method: 'POST', token: c.token })).status).toBe(409);
+    expect((await notes(third.id)).filter((n) => n.kind === 'warm_failed')).toHaveLength(1);
+
+    // A warm transfer to someone away is refused, and changes nothing.
+    const away = await person(['billing']);
+    await call('/v1/staff/me/presence', { method: 'PUT', body: { presence: 'busy' }, token: c.token });
+    const fourth = await owned();
+    const refused = await call(`/v1/conversations/${fourth.id}/transfer`, {
+      body: { to: away.id, mode: 'warm', version: fourth.version },
+      token: a.token,
+    });
+    expect(refused.status).toBe(409);
+    expect((await conversation(fourth.id)).owner).toEqual({ type: 'human', id: a.id });
+  });
 });

@@ -126,7 +126,27 @@ export async function composeServeRuntime(options: ServeRuntimeOptions): Promise
     { queues: new Map([...plans].map(([id, plan]) => [id, plan.queue])), weights: config.routing.weights, anySkills },
     (kind) => `${kind === 'request' ? 'rq' : 'res'}_${randomBytes(12).toString('hex')}`,
   );
-  const router = createRuntimeRouter({ store: routingStore, gateway, directory, clock, settings: config.routing, plans, anySkills });
+  const notFound = (id: string) => ({ ok: false as const, rejection: { code: 'not_found' as const, message: `no conversation ${id}` } });
+  const router = createRuntimeRouter({
+    store: routingStore,
+    gateway,
+    directory,
+    clock,
+    settings: config.routing,
+    plans,
+    anySkills,
+    // The router acts for people through the service (declared below; called only once serving), on the current version.
+    act: {
+      claim: async (id, staff) => {
+        const c = await store.getConversation(id);
+        return c === null ? notFound(id) : service.claim(id, staff, c.version);
+      },
+      transfer: async (id, staff, to) => {
+        const c = await store.getConversation(id);
+        return c === null ? notFound(id) : service.transfer(id, staff, { version: c.version, to });
+      },
+    },
+  });
   const service = createConversationService({
     gateway,
     router,

@@ -169,8 +169,9 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     secureCookies: options.secureCookies ?? false,
     loginsPerMinute: options.loginsPerMinute ?? 10,
     sessionMs: options.sessionMs ?? DEFAULT_SESSION_MS,
+    ...(options.router ? { router: options.router } : {}),
   });
   registerMetricsRoutes(app, { store: options.service.gateway.store, auth, metricsToken: options.metricsToken ?? null });
-  if (options.router) registerOfferRoutes(app, { service: options.service, router: options.router, auth });
+  if (options.router) registerOfferRoutes(app, { router: options.router, auth });
   return app;
 }

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { StaffId } from '../core/index.js';
 import type { RuntimeRouter } from '../runtime/router/runtime-router.js';
-import type { ConversationService } from '../runtime/service/conversation-service.js';
 import { requireStaff, type CallerDeps } from './auth/callers.js';
 import { HttpError } from './http-errors.js';
 import { parseInput } from './http-schemas.js';
@@ -22,11 +21,8 @@ const REFUSED = {
  * The router's side of the staff API: presence, the offers (reservations) made to the caller,
  * accept and decline. An offer is only ever visible to the person it was made to.
  */
-export function registerOfferRoutes(
-  app: FastifyInstance,
-  options: { service: ConversationService; router: RuntimeRouter; auth: CallerDeps },
-): void {
-  const { service, router, auth } = options;
+export function registerOfferRoutes(app: FastifyInstance, options: { router: RuntimeRouter; auth: CallerDeps }): void {
+  const { router, auth } = options;
   const refused = (why: keyof typeof REFUSED): never => {
     const [status, code, message] = REFUSED[why];
     throw new HttpError(status, code, message);
@@ -64,11 +60,7 @@ export function registerOfferRoutes(
       const { staff } = await requireStaff(request, auth);
       const { id } = parseInput(OfferParamsSchema, request.params, 'params');
       const me = staff.id as StaffId;
-      const accepted = await router.accept(id, me, async (conversationId) => {
-        const current = await service.gateway.store.getConversation(conversationId);
-        if (current === null) return { ok: false, rejection: { code: 'not_found', message: `no conversation ${conversationId}` } };
-        return service.claim(conversationId, me, current.version);
-      });
+      const accepted = await router.accept(id, me);
       if (!accepted.ok) return refused(accepted.why);
       return { conversation: accepted.conversation };
     },

@@ -8,8 +8,9 @@ import {
   type StaffProfile,
   type StoredEvent,
 } from '../core/index.js';
-import type { CommandOutcome, SendOutcome } from '../runtime/gateway.js';
+import { staleOutcome, type CommandOutcome, type SendOutcome } from '../runtime/gateway.js';
 import type { ConversationService } from '../runtime/service/conversation-service.js';
+import type { RuntimeRouter } from '../runtime/router/runtime-router.js';
 import { parseCursor } from '../runtime/service/customer-feed.js';
 import { csrfTokenFor, requireStaff, SESSION_COOKIE, type CallerDeps } from './auth/callers.js';
 import { tokenHash } from './auth/secrets.js';
@@ -42,6 +43,8 @@ export interface StaffRoutesOptions {
   /** Sign-in attempts per minute per client address. */
   loginsPerMinute: number;
   sessionMs: number;
+  /** The router, for warm transfers (absent: only cold ones). */
+  router?: RuntimeRouter;
 }
 
 /** Whether a staff member may work a queue: supervisors and admins any, agents those they have a skill for. */
@@ -256,25 +259,46 @@ export function registerStaffRoutes(app: FastifyInstance, options: StaffRoutesOp
     },
   );
 
-  staffAction(
+  app.post(
     '/v1/conversations/:id/transfer',
-    'Pass the conversation on, cold: to a queue or a person',
-    { body: TransferBodySchema },
-    async (id, staff, raw) => {
-      const body = parseInput(TransferBodySchema, raw, 'body');
-      if (body.mode === 'warm')
-        throw new HttpError(
-          400,
-          'unsupported_mode',
-          'mode "warm" (an offer the other side accepts or declines) needs the router; use "cold"',
-        );
+    routeDocs(
+      'Pass the conversation on: cold (at once, to a queue or a person) or warm (offered; yours until accepted, cold to the queue if declined or unanswered)',
+      'staff',
+      { params: ConversationParamsSchema, body: TransferBodySchema },
+    ),
+    async (request, reply) => {
+      const { staff } = await requireStaff(request, auth);
+      const { id } = parseInput(ConversationParamsSchema, request.params, 'params');
+      const body = parseInput(TransferBodySchema, request.body, 'body');
+      const me = staff.id as StaffId;
+      let to: { type: 'queue'; id: QueueId } | { type: 'human'; id: StaffId };
       if (body.to.startsWith('queue_')) {
         if (!queues.has(body.to)) throw new HttpError(400, 'invalid_request', `body.to: there is no queue ${body.to}`);
-        return service.transfer(id, staff.id as StaffId, { version: body.version, to: { type: 'queue', id: body.to as QueueId } });
+        to = { type: 'queue', id: body.to as QueueId };
+      } else {
+        if (!(await auth.directory.staffById(body.to as StaffId)))
+          throw new HttpError(400, 'invalid_request', `body.to: there is no staff member ${body.to}`);
+        to = { type: 'human', id: body.to as StaffId };
       }
-      if (!(await auth.directory.staffById(body.to as StaffId)))
-        throw new HttpError(400, 'invalid_request', `body.to: there is no staff member ${body.to}`);
-      return service.transfer(id, staff.id as StaffId, { version: body.version, to: { type: 'human', id: body.to as StaffId } });
+      if (body.mode === 'cold') {
+        const outcome = await service.transfer(id, me, { version: body.version, to });
+        return outcome.ok ? { conversation: outcome.conversation } : refusal(reply, outcome);
+      }
+      if (!options.router) throw new HttpError(400, 'unsupported_mode', 'mode "warm" needs the router; use "cold"');
+      const c = await conversationOr404(id);
+      if (c.version !== body.version) return refusal(reply, staleOutcome(body.version, c));
+      if (!(c.owner.type === 'human' && c.owner.id === me))
+        return refusal(reply, {
+          ok: false,
+          rejection: { code: 'not_owner', message: 'only the person who owns the conversation can pass it on' },
+        });
+      if (to.type === 'human' && to.id === me) throw new HttpError(400, 'invalid_request', 'body.to: you already own the conversation');
+      const offered = await options.router.warmTransfer(c, me, to);
+      if (!offered.ok) {
+        const why = offered.why === 'no_room' ? `${to.id} has no room for another conversation` : `${to.id} is not available`;
+        throw new HttpError(409, offered.why, `${why}; try someone else, a queue, or a cold transfer`);
+      }
+      return reply.code(202).send({ warm: { request: offered.request }, conversation: c });
     },
   );
 

@@ -89,6 +89,8 @@ CREATE TABLE routing_requests (
   excluded TEXT NOT NULL,
   staff_id TEXT,
   reservation_id TEXT,
+  warm_from TEXT,
+  direct INTEGER NOT NULL DEFAULT 0,
   assigned_at BIGINT,
   ended_at BIGINT
 );

@@ -30,7 +30,9 @@ export type RoutingFact =
   | { kind: 'declined'; conversationId: ConversationId; request: string; reservation: string; staff: StaffId; why: DeclineReason }
   | { kind: 'timed_out'; conversationId: ConversationId; request: string; reservation: string; staff: StaffId }
   | { kind: 'moved'; conversationId: ConversationId; request: string; to: string }
-  | { kind: 'left'; conversationId: ConversationId; request: string; to: 'callback' | 'canceled' | 'done'; staff: StaffId | null };
+  | { kind: 'left'; conversationId: ConversationId; request: string; to: 'callback' | 'canceled' | 'done'; staff: StaffId | null }
+  /** A warm transfer was declined or not answered in time: the person who asked passes it on cold. */
+  | { kind: 'warm_failed'; conversationId: ConversationId; request: string; from: StaffId; queue: string };
 
 /** An offer waiting for a person's answer. */
 export interface Offer {
@@ -88,6 +90,8 @@ type RequestRow = {
   excluded: string;
   staff_id: string | null;
   reservation_id: string | null;
+  warm_from: string | null;
+  direct: number;
 };
 type ReservationRow = {
   id: string;
@@ -207,7 +211,10 @@ export class RoutingStore {
     reservation: string,
     staff: StaffId,
     now: number,
-  ): Promise<{ ok: true; facts: RoutingFact[]; conversationId: ConversationId } | { ok: false; why: OfferRefusal; facts: RoutingFact[] }> {
+  ): Promise<
+    | { ok: true; facts: RoutingFact[]; conversationId: ConversationId; warmFrom: StaffId | null }
+    | { ok: false; why: OfferRefusal; facts: RoutingFact[] }
+  > {
     return this.sql.transaction(
       function* (this: RoutingStore) {
         const found = yield* this.pendingOffer(reservation, staff);
@@ -217,14 +224,81 @@ export class RoutingStore {
           // The offer lapsed before the sweep saw it: it is a timeout, whoever answers now.
           return { ok: false as const, why: 'expired' as const, facts: yield* this.expire(now) };
         }
+        const conversationId = req.conversation_id as ConversationId;
+        const facts: RoutingFact[] = [];
+        // A warm transfer accepted: the person who asked is done with it.
+        if (req.warm_from !== null) facts.push(...(yield* this.endLive(conversationId, 'done', now, req.id)));
         yield run("UPDATE routing_reservations SET status = 'accepted', resolved_at = ? WHERE id = ?", now, r.id);
         yield run("UPDATE routing_requests SET status = 'assigned', assigned_at = ?, reservation_id = NULL WHERE id = ?", now, req.id);
-        const conversationId = req.conversation_id as ConversationId;
-        return {
-          ok: true as const,
-          conversationId,
-          facts: [{ kind: 'accepted', conversationId, request: req.id, reservation: r.id, staff } satisfies RoutingFact],
-        };
+        facts.push({ kind: 'accepted', conversationId, request: req.id, reservation: r.id, staff });
+        return { ok: true as const, conversationId, warmFrom: req.warm_from as StaffId | null, facts };
+      }.bind(this),
+    );
+  }
+
+  /**
+   * A warm transfer: the conversation stays with `from` while it is offered to a named person
+   * (who must be available with room) or to a queue's best eligible person, for `timeoutSeconds`.
+   * A decline or the timeout ends it as `warm_failed` (the caller then passes it on cold, to
+   * `fallbackQueue`); an accept makes the new person the holder and ends `from`'s part.
+   */
+  offerWarm(
+    conversationId: ConversationId,
+    input: { from: StaffId; to: { staff: StaffId } | { queue: string }; fallbackQueue: string; timeoutSeconds: number },
+    now: number,
+  ): Promise<{ ok: true; request: string; facts: RoutingFact[] } | { ok: false; why: 'not_available' | 'no_room' }> {
+    const id = this.newId('request');
+    const weight = this.setup.weights.chat;
+    const { to } = input;
+    const queue = 'queue' in to ? to.queue : input.fallbackQueue;
+    if (!this.setup.queues.has(queue)) throw new Error(`there is no routing queue ${queue}`);
+    const deadline = now + input.timeoutSeconds * 1000;
+    return this.sql.transaction(
+      function* (this: RoutingStore) {
+        // An earlier warm offer of the same conversation is withdrawn; the asker's own assignment stays.
+        const facts: RoutingFact[] = yield* this.endWarm(conversationId, now);
+        const seqRows = (yield all('SELECT coalesce(max(seq), 0) AS seq FROM routing_requests')) as Array<{ seq: number | string }>;
+        const insert = (status: 'waiting' | 'reserved', direct: boolean, staffId: StaffId | null, reservationId: string | null) =>
+          run(
+            `INSERT INTO routing_requests (id, conversation_id, seq, channel, skills, priority, safety, targets, target_index, queue,
+               target_deadline, enqueued_at, status, excluded, staff_id, reservation_id, warm_from, direct)
+             VALUES (?, ?, ?, 'chat', '[]', ?, 0, ?, 0, ?, ?, ?, ?, '[]', ?, ?, ?, ?)`,
+            id,
+            conversationId,
+            num(seqRows[0]?.seq ?? 0) + 1,
+            // A warm transfer is a person waiting on a person: it goes ahead of the queue's own work.
+            900,
+            JSON.stringify([{ type: 'queue', queue, timeoutSeconds: input.timeoutSeconds }]),
+            queue,
+            direct ? null : deadline,
+            now,
+            status,
+            staffId,
+            reservationId,
+            input.from,
+            direct ? 1 : 0,
+          );
+        if ('queue' in to) {
+          yield insert('waiting', false, null, null);
+          return { ok: true as const, request: id, facts: [...facts, ...(yield* this.dispatch(now))] };
+        }
+        const person = ((yield lockedAll('wait', 'SELECT * FROM routing_staff WHERE staff_id = ?', to.staff)) as StaffRow[])[0];
+        if (person === undefined || person.presence !== 'available') return { ok: false as const, why: 'not_available' as const };
+        if (person.used + weight > person.capacity) return { ok: false as const, why: 'no_room' as const };
+        const reservationId = this.newId('reservation');
+        yield insert('reserved', true, to.staff, reservationId);
+        yield run('UPDATE routing_staff SET used = used + ?, idle_since = ? WHERE staff_id = ?', weight, now, to.staff);
+        yield run(
+          "INSERT INTO routing_reservations (id, request_id, staff_id, weight, created_at, expires_at, status) VALUES (?, ?, ?, ?, ?, ?, 'pending')",
+          reservationId,
+          id,
+          to.staff,
+          weight,
+          now,
+          deadline,
+        );
+        facts.push({ kind: 'offered', conversationId, request: id, reservation: reservationId, staff: to.staff, expiresAt: deadline });
+        return { ok: true as const, request: id, facts };
       }.bind(this),
     );
   }
@@ -408,10 +482,34 @@ export class RoutingStore {
     return { ok: true, r, req };
   }
 
-  /** Ends the conversation's live request: an assignment is done, a wait or an offer is cancelled. */
-  private *endLive(conversationId: ConversationId, as: 'done' | 'canceled', now: number): SqlBody<RoutingFact[]> {
-    const live = yield* this.liveRow(conversationId);
-    if (live === undefined) return [];
+  /** Ends the conversation's live requests (all of them, but `except`): an assignment is done, a wait or an offer is cancelled. */
+  private *endLive(conversationId: ConversationId, as: 'done' | 'canceled', now: number, except?: string): SqlBody<RoutingFact[]> {
+    const rows = (yield lockedAll(
+      'wait',
+      "SELECT * FROM routing_requests WHERE conversation_id = ? AND status IN ('waiting', 'reserved', 'assigned') ORDER BY seq",
+      conversationId,
+    )) as RequestRow[];
+    const facts: RoutingFact[] = [];
+    for (const live of rows) {
+      if (live.id === except) continue;
+      facts.push(yield* this.endOne(live, as, now));
+    }
+    return facts;
+  }
+
+  /** Withdraws the conversation's pending warm offer, if any. */
+  private *endWarm(conversationId: ConversationId, now: number): SqlBody<RoutingFact[]> {
+    const rows = (yield lockedAll(
+      'wait',
+      "SELECT * FROM routing_requests WHERE conversation_id = ? AND status IN ('waiting', 'reserved') AND warm_from IS NOT NULL",
+      conversationId,
+    )) as RequestRow[];
+    const facts: RoutingFact[] = [];
+    for (const live of rows) facts.push(yield* this.endOne(live, 'canceled', now));
+    return facts;
+  }
+
+  private *endOne(live: RequestRow, as: 'done' | 'canceled', now: number): SqlBody<RoutingFact> {
     const weight = this.setup.weights[live.channel];
     if (live.status === 'reserved' && live.reservation_id !== null) {
       const r = ((yield lockedAll('wait', 'SELECT * FROM routing_reservations WHERE id = ?', live.reservation_id)) as ReservationRow[])[0];
@@ -425,20 +523,20 @@ export class RoutingStore {
     }
     const status = live.status === 'assigned' && as === 'done' ? 'done' : 'left';
     yield run('UPDATE routing_requests SET status = ?, ended_at = ?, reservation_id = NULL WHERE id = ?', status, now, live.id);
-    return [
-      {
-        kind: 'left',
-        conversationId,
-        request: live.id,
-        to: status === 'done' ? 'done' : 'canceled',
-        staff: live.staff_id as StaffId | null,
-      },
-    ];
+    return {
+      kind: 'left',
+      conversationId: live.conversation_id as ConversationId,
+      request: live.id,
+      to: status === 'done' ? 'done' : 'canceled',
+      staff: live.staff_id as StaffId | null,
+    };
   }
 
   /** A reservation ends unanswered or declined: capacity back, the person excluded, the request waits again. */
   private *release(r: ReservationRow, req: RequestRow, now: number): SqlBody<RoutingFact[]> {
     yield run('UPDATE routing_staff SET used = used - ? WHERE staff_id = ?', r.weight, r.staff_id);
+    // A warm offer to one named person ends with their answer (or silence).
+    if (req.direct === 1) return yield* this.warmFailed(req, now);
     const excluded = new Set(JSON.parse(req.excluded) as string[]);
     excluded.add(r.staff_id);
     yield run(
@@ -456,6 +554,7 @@ export class RoutingStore {
     const index = req.target_index + 1;
     const next = targets[index];
     const conversationId = req.conversation_id as ConversationId;
+    if (req.warm_from !== null) return yield* this.warmFailed(req, now);
     if (next?.type === 'queue' && this.setup.queues.has(next.queue)) {
       yield run(
         'UPDATE routing_requests SET target_index = ?, queue = ?, target_deadline = ? WHERE id = ?',
@@ -475,6 +574,19 @@ export class RoutingStore {
     return [
       { kind: 'moved', conversationId, request: req.id, to: 'callback' },
       { kind: 'left', conversationId, request: req.id, to: 'callback', staff: null },
+    ];
+  }
+
+  private *warmFailed(req: RequestRow, now: number): SqlBody<RoutingFact[]> {
+    yield run(
+      "UPDATE routing_requests SET status = 'left', staff_id = NULL, reservation_id = NULL, target_deadline = NULL, ended_at = ? WHERE id = ?",
+      now,
+      req.id,
+    );
+    const conversationId = req.conversation_id as ConversationId;
+    return [
+      { kind: 'left', conversationId, request: req.id, to: 'canceled', staff: null },
+      { kind: 'warm_failed', conversationId, request: req.id, from: req.warm_from as StaffId, queue: req.queue ?? '' },
     ];
   }
 

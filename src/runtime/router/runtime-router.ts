@@ -36,6 +36,21 @@ export interface RuntimeRouterOptions {
   plans: ReadonlyMap<string, QueuePlan>;
   /** Skills of which one is enough to work a queue (a domain's queues list them so). */
   anySkills?: ReadonlyMap<string, readonly string[]>;
+  /**
+   * The staff commands the router carries out for people (the service's, on the current
+   * version): an accepted offer claims, an accepted warm offer transfers from the asker, a failed
+   * warm offer transfers cold to its queue.
+   */
+  act: {
+    claim(conversationId: ConversationId, staff: StaffId): Promise<CommandOutcome>;
+    transfer(
+      conversationId: ConversationId,
+      staff: StaffId,
+      to: { type: 'queue'; id: QueueId } | { type: 'human'; id: StaffId },
+    ): Promise<CommandOutcome>;
+  };
+  /** Seconds a warm transfer waits for an answer before it goes cold (default 60). */
+  warmTimeoutSeconds?: number;
 }
 
 const minutes = (ms: number) => Math.max(1, Math.round(ms / 60_000));
@@ -95,6 +110,8 @@ function noteOf(fact: RoutingFact): RoutingNote {
       return { kind: 'moved', request: fact.request, to: fact.to as QueueId | 'callback' };
     case 'left':
       return { kind: 'left', request: fact.request, to: fact.to };
+    case 'warm_failed':
+      return { kind: 'warm_failed', request: fact.request, from: fact.from, queue: fact.queue as QueueId };
   }
 }
 
@@ -107,10 +124,14 @@ export function createRuntimeRouter(options: RuntimeRouterOptions) {
     return plan;
   };
 
-  /** Writes router facts to their conversations' logs, in order. */
+  /** Writes router facts to their conversations' logs, in order; a failed warm transfer is then passed on cold. */
   async function note(facts: readonly RoutingFact[]): Promise<void> {
     for (const fact of facts) {
       await gateway.record(fact.conversationId, [{ type: 'routing.noted', data: noteOf(fact) }]);
+    }
+    for (const fact of facts) {
+      if (fact.kind === 'warm_failed')
+        await options.act.transfer(fact.conversationId, fact.from, { type: 'queue', id: fact.queue as QueueId });
     }
   }
 
@@ -219,7 +240,8 @@ export function createRuntimeRouter(options: RuntimeRouterOptions) {
         if (live?.status === 'assigned') {
           // Passed on to a queue by a person: their part is done, and it waits in the new queue.
           await note(await store.complete(conversation.id, now));
-          await router.route({ conversation, queue: conversation.owner.id, reason: 'agent_decision' });
+          const placed = await router.route({ conversation, queue: conversation.owner.id, reason: 'agent_decision' });
+          await gateway.send(conversation.id, { type: 'system' }, placed.notice);
         }
       } else await note(await store.complete(conversation.id, now));
     },
@@ -235,21 +257,50 @@ export function createRuntimeRouter(options: RuntimeRouterOptions) {
 
     offers: (staff: StaffId) => store.offersFor(staff),
 
+    /** What the router holds for a person (presence, capacity, units used), if it has seen them. */
+    staffState: async (staff: StaffId) => (await store.staff()).find((s) => s.staff === staff) ?? null,
+
     /**
-     * The person takes the offer. `claim` (the service's) makes them the owner through the
-     * gateway's compare-and-set; if the conversation moved on meanwhile (closed, taken by someone
-     * else), the claim is refused and the person's slot is freed.
+     * The person takes the offer: a claim from the queue, or for a warm offer a transfer from the
+     * person who asked, both through the gateway's compare-and-set. If the conversation moved on
+     * meanwhile (closed, taken by someone else), that is refused and the person's slot is freed.
      */
-    async accept(reservation: string, staff: StaffId, claim: (conversationId: ConversationId) => Promise<CommandOutcome>) {
+    async accept(reservation: string, staff: StaffId) {
       const accepted = await store.accept(reservation, staff, clock.now());
       await note(accepted.facts);
       if (!accepted.ok) return accepted;
-      const claimed = await claim(accepted.conversationId);
-      if (!claimed.ok) {
-        await note(await store.complete(accepted.conversationId, clock.now()));
-        return { ok: false as const, why: 'gone' as const, outcome: claimed };
+      const { conversationId, warmFrom } = accepted;
+      const done =
+        warmFrom === null
+          ? await options.act.claim(conversationId, staff)
+          : await options.act.transfer(conversationId, warmFrom, { type: 'human', id: staff });
+      if (!done.ok) {
+        await note(await store.complete(conversationId, clock.now()));
+        return { ok: false as const, why: 'gone' as const, outcome: done };
       }
-      return { ok: true as const, conversation: claimed.conversation };
+      return { ok: true as const, conversation: done.conversation };
+    },
+
+    /**
+     * A warm transfer from the person who owns the conversation to a named person or a queue; the
+     * conversation stays theirs until someone accepts. The system says nothing to the customer
+     * (it speaks only while a conversation waits); the person who joins introduces themselves.
+     */
+    async warmTransfer(conversation: Conversation, from: StaffId, to: { type: 'queue'; id: QueueId } | { type: 'human'; id: StaffId }) {
+      const live = await store.liveRequest(conversation.id);
+      const fallbackQueue = to.type === 'queue' ? to.id : ((live?.queue as QueueId | null) ?? ([...plans.keys()][0] as QueueId));
+      const offered = await store.offerWarm(
+        conversation.id,
+        {
+          from,
+          to: to.type === 'queue' ? { queue: to.id } : { staff: to.id },
+          fallbackQueue,
+          timeoutSeconds: options.warmTimeoutSeconds ?? 60,
+        },
+        clock.now(),
+      );
+      if (offered.ok) await note(offered.facts);
+      return offered;
     },
 
     async decline(reservation: string, staff: StaffId, why: DeclineReason) {
