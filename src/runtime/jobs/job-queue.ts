@@ -95,6 +95,11 @@ export interface JobQueue<Ctx extends JobContext = JobContext> {
   cancel(key: string): Promise<boolean>;
   /** The key's pending or running job, else the latest that finished, else null. */
   status(key: string): Promise<JobStatus | null>;
+  /**
+   * Forgets the records of jobs done before `before` (and, on SQLite, of jobs failed before it);
+   * returns how many. A pruned key reads as never scheduled. Keep well past the longest lease.
+   */
+  prune(before: Date): Promise<number>;
   /** Starts running due jobs of the handlers' names in this process. Once per queue. */
   start(handlers: JobHandlers<Ctx>): Promise<void>;
   /** Drains: takes no new job and resolves once the running handlers have finished. */

@@ -173,6 +173,12 @@ export class PostgresJobQueue implements JobQueue<PostgresJobContext> {
     return row ? { state: 'done', key, name: row.name, doneAt: row.done_at } : null;
   }
 
+  /** Forgets done records; jobs that failed stay in graphile-worker's table until cancelled or re-scheduled. */
+  async prune(before: Date): Promise<number> {
+    const { rowCount } = await this.#pool.query('DELETE FROM jobs_done WHERE done_at < $1', [before]);
+    return rowCount ?? 0;
+  }
+
   async start(handlers: JobHandlers<PostgresJobContext>): Promise<void> {
     if (this.#started) throw new Error('this job queue was started already');
     if (this.#closed) throw new Error('this job queue is closed');

@@ -139,6 +139,7 @@ export class SqliteJobQueue implements JobQueue<SqliteJobContext> {
       status: db.prepare<[string], JobRow>(
         `SELECT * FROM jobs WHERE key = ? ORDER BY CASE state WHEN 'pending' THEN 0 WHEN 'running' THEN 1 ELSE 2 END, id DESC LIMIT 1`,
       ),
+      prune: db.prepare(`DELETE FROM jobs WHERE state IN ('done', 'failed') AND finished_at < ?`),
       expireSpent: db.prepare(
         `UPDATE jobs SET state = 'failed', finished_at = @now, lease_owner = NULL, lease_until = NULL,
            last_error = coalesce(last_error, '${LEASE_EXPIRED}')
@@ -297,6 +298,10 @@ export class SqliteJobQueue implements JobQueue<SqliteJobContext> {
   async status(key: string): Promise<JobStatus | null> {
     const row = await this.#write(() => this.#stmt.status.get(key));
     return row ? statusOf(row) : null;
+  }
+
+  async prune(before: Date): Promise<number> {
+    return (await this.#write(() => this.#stmt.prune.run(before.getTime()))).changes;
   }
 
   async start(handlers: JobHandlers<SqliteJobContext>): Promise<void> {
