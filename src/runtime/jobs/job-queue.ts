@@ -74,7 +74,7 @@ export type JobEvent =
  * again if the process dies between the effect and the completion). A handler that throws is tried
  * again with back-off, up to the job's `maxAttempts`.
  */
-export type JobHandlers<Ctx> = Readonly<Record<string, (job: Job, ctx: Ctx) => Promise<void> | void>>;
+export type JobHandlers<Ctx> = Readonly<Record<string, (job: Job, ctx: Ctx) => unknown>>;
 
 /** Given to every handler, on every store. */
 export interface JobContext {
