@@ -75,6 +75,22 @@ describe.each(['sqlite', 'postgres'] as const)('the job queue on %s', (kind) => 
     expect(effects.map((e) => [e.key, JSON.parse(e.payload)])).toEqual([['replace:a', { n: 2 }]]);
   });
 
+  it('a handler that re-schedules its own key (a recurring check) makes the next run, and is not itself run again', async () => {
+    const h = await harness(await newDatabase(kind));
+    await h.start({
+      'test.recurring': async (job, t) => {
+        const n = (job.payload as { n: number }).n;
+        // Scheduled while this run holds the key: the new job waits its turn, this one is not retried.
+        if (n < 3) await h.queue.schedule({ key: job.key, name: 'test.recurring', payload: { n: n + 1 }, runAt: inMs(50) });
+        await t.effect();
+      },
+    });
+    await h.queue.schedule({ key: 'recurring', name: 'test.recurring', payload: { n: 1 }, runAt: inMs(0) });
+    await waitUntil(async () => expect((await h.effects()).map((e) => JSON.parse(e.payload).n)).toEqual([1, 2, 3]));
+    await waitUntil(async () => expect(await h.queue.status('recurring')).toMatchObject({ state: 'done' }));
+    expect((await h.effects()).map((e) => e.attempt)).toEqual([1, 1, 1]);
+  });
+
   it('retries a handler that throws, with back-off, and records the job as failed after its attempts', async () => {
     const events: JobEvent[] = [];
     const backoff = kind === 'sqlite' ? (attempt: number) => 300 * attempt : exponentialBackoffMs;
