@@ -33,7 +33,7 @@ function jobWorker(where: Where, crash: 'before' | 'after' | null = null) {
     ready: next(),
     next,
     kill: async () => {
-      child.kill('SIGKILL');
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await exited;
     },
     stop: async () => {
@@ -46,7 +46,8 @@ function jobWorker(where: Where, crash: 'before' | 'after' | null = null) {
 const workers: ReturnType<typeof jobWorker>[] = [];
 const harnesses: Harness[] = [];
 afterEach(async () => {
-  await Promise.all(workers.splice(0).map((w) => w.stop()));
+  // A worker still alive here is one a failed test left hanging in its handler: it cannot drain.
+  await Promise.all(workers.splice(0).map((w) => w.kill()));
   await Promise.all(harnesses.splice(0).map((h) => h.close()));
 });
 
@@ -99,9 +100,15 @@ describe.each(['sqlite', 'postgres'] as const)('the job queue shared by OS proce
     expect(await victim.next()).toBe('hanging crash:before');
     const survivor = spawnWorker(where);
     await survivor.ready;
+    // While the victim lives, its lease holds however long the handler takes: the survivor runs a
+    // job due three leases later and still has not taken the hanging one.
+    await db.queue.schedule({ key: 'crash:alive', name: 'test.tick', payload: {}, runAt: inMs(3 * LEASE_MS) });
+    await waitUntil(async () => expect(countByKey(await db.effects())).toEqual({ 'crash:alive': 1 }));
+    expect(await db.queue.status('crash:before')).toMatchObject({ state: 'running', attempts: 1 });
+    expect((await db.effects('start')).map((e) => e.pid)).toEqual([victim.pid]);
     await victim.kill();
     await waitUntil(async () => expect(await db.queue.status('crash:before')).toMatchObject({ state: 'done' }));
-    const effects = await db.effects();
+    const effects = (await db.effects()).filter((e) => e.key === 'crash:before');
     expect(effects.map((e) => [e.key, e.pid, e.attempt])).toEqual([['crash:before', survivor.pid, 2]]);
     expect((await db.effects('start')).map((e) => e.pid)).toEqual([victim.pid, survivor.pid]);
   }, 180_000);

@@ -86,6 +86,10 @@ export class JobRunner<Ctx extends JobContext> {
     if (run && run.job.attempt === job.attempt) run.completed = true;
   }
 
+  isCompleted(job: Job): boolean {
+    return this.#runs.get(job.id)?.completed === true;
+  }
+
   async stop(): Promise<void> {
     this.#stopping = true;
     this.nudge();

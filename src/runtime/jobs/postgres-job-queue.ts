@@ -222,6 +222,7 @@ export class PostgresJobQueue implements JobQueue<PostgresJobContext> {
     if (recorded.rowCount) return;
     let completed = false;
     const completeWith = async <T>(effect: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
+      if (completed) throw new Error(`job ${job.id} (${job.key}) was completed already: completeWith runs once`);
       const client = await this.#pool.connect();
       try {
         await client.query('BEGIN');

@@ -235,6 +235,7 @@ export class SqliteJobQueue implements JobQueue<SqliteJobContext> {
       context: (job, signal) => ({
         signal,
         completeWith: async <T>(effect: (db: Database.Database) => T): Promise<T> => {
+          if (this.#runner.isCompleted(job)) throw new Error(`job ${job.id} (${job.key}) was completed already: completeWith runs once`);
           const result = (await this.#write(() => this.#tx.completeWith.immediate(job, effect))) as T;
           this.#runner.markCompleted(job);
           return result;
