@@ -1,14 +1,13 @@
 import { PostgresStore } from '../../store/postgres-store.js';
 import { SqliteStore } from '../../store/sqlite-store.js';
 import type { Store } from '../../store/store.js';
-import type { JobQueue } from './job-queue.js';
 import { PostgresJobQueue, type PostgresJobQueueOptions } from './postgres-job-queue.js';
 import { SqliteJobQueue, type SqliteJobQueueOptions } from './sqlite-job-queue.js';
 
 /** Options for whichever queue the store gets (each store reads its own; see the two queues). */
 export type JobQueueOptions = Omit<SqliteJobQueueOptions, 'db'> & Omit<PostgresJobQueueOptions, 'url'>;
 
-/** The store's job queue, in the store's own database. Either kind, narrowed by `kind`. */
+/** The store's job queue, in the store's own database: either kind, narrowed by `kind`; both are a `JobQueue`. */
 export type AnyJobQueue = SqliteJobQueue | PostgresJobQueue;
 
 /**
@@ -16,7 +15,7 @@ export type AnyJobQueue = SqliteJobQueue | PostgresJobQueue;
  * in its PostgreSQL database. The memory store keeps nothing across a restart; its timers live in
  * a private in-memory SQLite database, with the same semantics for as long as the process runs.
  */
-export async function jobQueueFor(store: Store, options: JobQueueOptions = {}): Promise<AnyJobQueue & JobQueue> {
+export async function jobQueueFor(store: Store, options: JobQueueOptions = {}): Promise<AnyJobQueue> {
   const { now, leaseMs, backoffMs, busyTimeoutMs, pollIntervalMs, concurrency, onEvent, poolSize } = options;
   const common = {
     ...(pollIntervalMs === undefined ? {} : { pollIntervalMs }),

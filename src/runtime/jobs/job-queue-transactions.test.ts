@@ -56,6 +56,33 @@ describe('the job queue on SQLite, in the store’s transactions', () => {
     );
   });
 
+  it('a clock that jumps past the lease while a handler runs does not start the job a second time', async () => {
+    const store = sqliteStore();
+    let clock = Date.parse('2026-10-25T00:00:00Z');
+    const queue = new SqliteJobQueue({ db: store.db, now: () => clock, pollIntervalMs: 20, leaseMs: 1_000, concurrency: 2 });
+    cleanups.push(() => queue.close());
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const starts: string[] = [];
+    const insert = store.db.prepare('INSERT INTO fired (key, at) VALUES (?, ?)');
+    await queue.start({
+      'test.slow': async (job, ctx) => {
+        starts.push(job.key);
+        if (job.key === 'slow') await gate;
+        await ctx.completeWith(() => insert.run(job.key, clock));
+      },
+    });
+    await queue.schedule({ key: 'slow', name: 'test.slow', payload: {}, runAt: new Date(clock) });
+    await waitUntil(() => expect(starts).toEqual(['slow']));
+    clock += 60_000;
+    // A claim after the jump (it takes `other`) is the moment a stale lease would have been taken.
+    await queue.schedule({ key: 'other', name: 'test.slow', payload: {}, runAt: new Date(clock) });
+    await waitUntil(async () => expect(await queue.status('other')).toMatchObject({ state: 'done' }));
+    release();
+    await waitUntil(async () => expect(await queue.status('slow')).toMatchObject({ state: 'done' }));
+    expect(starts).toEqual(['slow', 'other']);
+  });
+
   it('an effect schedules the next timer in the same commit; an effect that throws commits neither', async () => {
     const store = sqliteStore();
     const queue = new SqliteJobQueue({ db: store.db, pollIntervalMs: 50, backoffMs: () => 100 });

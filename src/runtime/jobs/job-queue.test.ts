@@ -118,6 +118,9 @@ describe.each(['sqlite', 'postgres'] as const)('the job queue on %s', (kind) => 
     await before.start({ 'test.fire': (_job, t) => t.effect() });
     await before.queue.schedule({ key: 'restart:done', name: 'test.fire', payload: {}, runAt: inMs(0) });
     await waitUntil(async () => expect(await before.queue.status('restart:done')).toMatchObject({ state: 'done' }));
+    // Its workers drained, the process sets one more timer on its way down (so that none of them
+    // can take it however slowly the shutdown goes), and closes.
+    await before.queue.stop();
     const dueAt = inMs(300);
     await before.queue.schedule({ key: 'restart:due', name: 'test.fire', payload: {}, runAt: dueAt });
     await closeHarness(before);

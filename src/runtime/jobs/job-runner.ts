@@ -17,8 +17,12 @@ export interface Claimed {
 
 /** What the runner needs of a store. */
 export interface RunnerBackend<Ctx extends JobContext> {
-  /** Claims up to `limit` due jobs of `names` under a lease; `waitMs` is how long until the next one is due (null: none known). */
-  claim(names: string[], limit: number): Promise<{ claimed: Claimed[]; waitMs: number | null }>;
+  /**
+   * Claims up to `limit` due jobs of `names` under a lease; `waitMs` is how long until the next one
+   * is due (null: none known). `running` are this worker's live runs: their leases are renewed
+   * first, so that a clock that jumped (a simulator's) cannot expire a run that is still going.
+   */
+  claim(names: string[], limit: number, running: Job[]): Promise<{ claimed: Claimed[]; waitMs: number | null }>;
   /** Extends the leases of running jobs; returns those whose lease was taken over. */
   renew(jobs: Job[]): Promise<Job[]>;
   renewEveryMs: number;
@@ -105,7 +109,7 @@ export class JobRunner<Ctx extends JobContext> {
       const free = this.#concurrency - this.#runs.size;
       if (free > 0) {
         try {
-          const { claimed, waitMs: nextMs } = await this.#backend.claim(this.#names, free);
+          const { claimed, waitMs: nextMs } = await this.#backend.claim(this.#names, free, this.#live());
           for (const { job } of claimed) this.#execute(job);
           // Every slot filled: more may be due; look again as soon as a slot frees.
           if (claimed.length === free) waitMs = this.#pollIntervalMs;
@@ -182,11 +186,15 @@ export class JobRunner<Ctx extends JobContext> {
     else this.#onEvent({ type: 'queue.error', error: `job ${job.id} (${job.key}): ${errorText(error)}` });
   }
 
+  #live(): Job[] {
+    return [...this.#runs.values()].filter((run) => !run.completed).map((run) => run.job);
+  }
+
   async #renew(): Promise<void> {
-    const running = [...this.#runs.values()].filter((run) => !run.completed);
+    const running = this.#live();
     if (running.length === 0) return;
     try {
-      const lost = await this.#backend.renew(running.map((run) => run.job));
+      const lost = await this.#backend.renew(running);
       for (const job of lost) this.#runs.get(job.id)?.controller.abort(new LeaseLostError(job));
     } catch (error) {
       this.#onEvent({ type: 'queue.error', error: `renewing leases: ${errorText(error)}` });

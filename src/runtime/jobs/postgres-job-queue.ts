@@ -198,6 +198,8 @@ export class PostgresJobQueue implements JobQueue<PostgresJobContext> {
       pollInterval: this.#options.pollIntervalMs ?? 1_000,
       logger: quietLogger(this.#onEvent),
       events,
+      // No cron: recurring checks re-schedule their own key. (Without this it would read ./crontab.)
+      crontab: '',
       // The process's owner decides what a signal means; the queue is stopped by stop().
       noHandleSignals: true,
     });

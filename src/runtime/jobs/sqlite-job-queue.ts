@@ -202,11 +202,12 @@ export class SqliteJobQueue implements JobQueue<SqliteJobContext> {
         const stopped = stmt.noRetry.run(key).changes;
         return removed + stopped > 0;
       }),
-      claim: db.transaction((names: string, limit: number) => {
+      claim: db.transaction((names: string, limit: number, running: Job[]) => {
         const now = this.#now();
+        const until = now + this.#leaseMs;
+        for (const job of running) stmt.renew.run({ id: Number(job.id), owner: this.#owner, attempts: job.attempt, until });
         stmt.expireSpent.run({ now });
         stmt.expire.run({ now });
-        const until = now + this.#leaseMs;
         const claimed = stmt.due.all({ now, names, limit }).map(({ id }) => stmt.claim.get({ id, owner: this.#owner, until })!);
         const next = [stmt.nextDue.get({ names })?.at, stmt.nextExpiry.get()?.at].filter((at): at is number => typeof at === 'number');
         return { claimed, nextAt: next.length ? Math.min(...next) : null };
@@ -226,8 +227,8 @@ export class SqliteJobQueue implements JobQueue<SqliteJobContext> {
       complete: db.transaction((job: Job) => this.#markDone(job)),
     };
     this.#runner = new JobRunner<SqliteJobContext>(options, {
-      claim: async (names, limit) => {
-        const { claimed, nextAt } = await this.#write(() => this.#tx.claim.immediate(JSON.stringify(names), limit));
+      claim: async (names, limit, running) => {
+        const { claimed, nextAt } = await this.#write(() => this.#tx.claim.immediate(JSON.stringify(names), limit, running));
         return { claimed: claimed.map((row): Claimed => ({ job: jobOf(row) })), waitMs: nextAt === null ? null : nextAt - this.#now() };
       },
       renew: async (jobs) => this.#write(() => this.#tx.renew.immediate(jobs)),
