@@ -106,6 +106,29 @@ describe('the job queue on SQLite, in the store’s transactions', () => {
     expect(fired().sort()).toEqual(['broken', 'broken:next', 'chain', 'chain:next']);
   });
 
+  it('cancels a timer inside the caller’s transaction: with its commit, and not at all if it rolls back', async () => {
+    const store = sqliteStore();
+    const queue = new SqliteJobQueue({ db: store.db, pollIntervalMs: 50 });
+    cleanups.push(() => queue.close());
+    const accept = store.db.transaction((reservation: string, fail: boolean) => {
+      store.db.prepare('INSERT INTO fired (key, at) VALUES (?, ?)').run(`${reservation}:accepted`, Date.now());
+      expect(queue.cancelSync(`${reservation}:timeout`)).toBe(true);
+      if (fail) throw new Error('the acceptance failed');
+    });
+    for (const r of ['res_1', 'res_2'])
+      await queue.schedule({ key: `${r}:timeout`, name: 'reservation.timeout', payload: {}, runAt: new Date() });
+    accept.immediate('res_1', false);
+    expect(() => accept.immediate('res_2', true)).toThrow(/the acceptance failed/);
+    await queue.start({
+      'reservation.timeout': (job, ctx) =>
+        ctx.completeWith((db) => db.prepare('INSERT INTO fired (key, at) VALUES (?, ?)').run(job.key, 0)),
+    });
+    await waitUntil(async () => expect(await queue.status('res_2:timeout')).toMatchObject({ state: 'done' }));
+    const keys = (store.db.prepare('SELECT key FROM fired ORDER BY rowid').all() as { key: string }[]).map((r) => r.key);
+    expect(keys).toEqual(['res_1:accepted', 'res_2:timeout']);
+    expect(await queue.status('res_1:timeout')).toBeNull();
+  });
+
   it('refuses an asynchronous effect, committing nothing, and retries the job', async () => {
     const store = sqliteStore();
     const queue = new SqliteJobQueue({ db: store.db, pollIntervalMs: 50, backoffMs: () => 50 });

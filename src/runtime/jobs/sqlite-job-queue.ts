@@ -281,10 +281,13 @@ export class SqliteJobQueue implements JobQueue<SqliteJobContext> {
   /**
    * `schedule`, synchronously, for use inside the caller's own transaction on the store's database
    * (`db.transaction(...)`, or a `completeWith` effect): the timer commits or rolls back with the
-   * caller's write. Outside a transaction it is its own (and may throw SQLITE_BUSY: prefer `schedule`).
+   * caller's write. Outside a transaction it is its own, and throws SQLITE_BUSY at once if another
+   * process holds the lock (prefer `schedule` there, which waits for it off the event loop).
    */
   scheduleSync(spec: JobSpec): void {
-    this.#tx.schedule(parseJobSpec(spec));
+    const parsed = parseJobSpec(spec);
+    if (this.#db.inTransaction) this.#tx.schedule(parsed);
+    else this.#tx.schedule.immediate(parsed);
     this.#runner.nudge();
   }
 
@@ -294,7 +297,7 @@ export class SqliteJobQueue implements JobQueue<SqliteJobContext> {
 
   /** `cancel`, synchronously, inside the caller's own transaction (see `scheduleSync`). */
   cancelSync(key: string): boolean {
-    return this.#tx.cancel(key);
+    return this.#db.inTransaction ? this.#tx.cancel(key) : this.#tx.cancel.immediate(key);
   }
 
   async status(key: string): Promise<JobStatus | null> {
