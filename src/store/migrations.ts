@@ -111,6 +111,50 @@ CREATE TABLE routing_reservations (
 );
 CREATE INDEX routing_reservations_pending ON routing_reservations (status, expires_at);
 CREATE INDEX routing_reservations_staff ON routing_reservations (staff_id, status);
+// Durable jobs (timers) — src/runtime/jobs/, docs/decisions/0016-durable-timers.md. On SQLite the
+// queue is this table, in the store's file, so that a handler's effect and its completion commit in
+// one transaction. Times are epoch milliseconds. At most one pending job per key (re-scheduling
+// replaces it); a running job and a pending one may share a key (re-scheduled while it ran); done
+// and failed jobs stay as the record of what happened.
+const SQLITE_JOBS = `
+CREATE TABLE jobs (
+  id INTEGER PRIMARY KEY,
+  key TEXT NOT NULL,
+  name TEXT NOT NULL,
+  payload TEXT NOT NULL,
+  run_at INTEGER NOT NULL,
+  state TEXT NOT NULL CHECK (state IN ('pending', 'running', 'done', 'failed')),
+  attempts INTEGER NOT NULL,
+  max_attempts INTEGER NOT NULL,
+  lease_owner TEXT,
+  lease_until INTEGER,
+  last_error TEXT,
+  created_at INTEGER NOT NULL,
+  finished_at INTEGER
+);
+CREATE UNIQUE INDEX jobs_pending_key ON jobs (key) WHERE state = 'pending';
+CREATE INDEX jobs_due ON jobs (run_at) WHERE state = 'pending';
+CREATE INDEX jobs_leases ON jobs (lease_until) WHERE state = 'running';
+CREATE INDEX jobs_by_key ON jobs (key, id);
+`;
+
+// On PostgreSQL the queue is graphile-worker's own schema (it migrates it itself); these two tables
+// are Baton's beside it: the record of completed runs (which makes a handler's effect exactly-once:
+// it commits with its row, and a retry that finds the row skips the handler), and the heartbeats
+// that turn graphile-worker's locks into leases (a lock held by a worker that stopped beating is
+// released, so another process retries the job).
+const POSTGRES_JOBS = `
+CREATE TABLE jobs_done (
+  job_id BIGINT PRIMARY KEY,
+  key TEXT NOT NULL,
+  name TEXT NOT NULL,
+  done_at TIMESTAMPTZ NOT NULL
+);
+CREATE INDEX jobs_done_by_key ON jobs_done (key, done_at);
+CREATE TABLE job_workers (
+  worker_id TEXT PRIMARY KEY,
+  beat_at TIMESTAMPTZ NOT NULL
+);
 `;
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -146,6 +190,7 @@ FOR EACH ROW EXECUTE FUNCTION baton_events_append_only();`,
     sqlite: ROUTING_TABLES,
     postgres: ROUTING_TABLES,
   },
+  { version: 4, name: 'jobs', sqlite: SQLITE_JOBS, postgres: POSTGRES_JOBS },
 ];
 
 export const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS schema_migrations (
