@@ -111,6 +111,8 @@ CREATE TABLE routing_reservations (
 );
 CREATE INDEX routing_reservations_pending ON routing_reservations (status, expires_at);
 CREATE INDEX routing_reservations_staff ON routing_reservations (staff_id, status);
+`;
+
 // Durable jobs (timers) — src/runtime/jobs/, docs/decisions/0016-durable-timers.md. On SQLite the
 // queue is this table, in the store's file, so that a handler's effect and its completion commit in
 // one transaction. Times are epoch milliseconds. At most one pending job per key (re-scheduling
