@@ -21,7 +21,7 @@ const manualClock = (start = Date.parse('2026-12-01T10:00:00Z')) => {
 };
 
 async function start(kind: TestStoreKind, routing: Record<string, unknown> = {}, clock = manualClock()) {
-  const t = await startTestRuntime(kind, { policy: () => handoffPolicy(), config: { routing } as never, clock });
+  const t = await startTestRuntime(kind, { policy: () => handoffPolicy(), config: { routing } as never, clock, metricsToken: 'scrape-me' });
   open.push(t);
   const call = async (path: string, init: { method?: string; body?: unknown; token?: string; key?: string } = {}) => {
     const headers: Record<string, string> = {};
@@ -252,5 +252,23 @@ describe.each(['sqlite', 'postgres'] as const)('the router over HTTP (%s)', (kin
     });
     expect(refused.status).toBe(409);
     expect((await conversation(fourth.id)).owner).toEqual({ type: 'human', id: a.id });
+  });
+
+  it('raises one queue-age alert per wait past the threshold, as an event and in the Prometheus text', async () => {
+    const { t, customer, notes, clock } = await start(kind, { queueAgeAlertSeconds: 60 });
+    const c = await customer();
+    clock.advance(59_000);
+    await t.runtime.router.sweep();
+    expect((await notes(c.id)).filter((n) => n.kind === 'age_alert')).toHaveLength(0);
+    clock.advance(2_000);
+    await t.runtime.router.sweep();
+    await t.runtime.router.sweep();
+    expect((await notes(c.id)).filter((n) => n.kind === 'age_alert')).toEqual([
+      expect.objectContaining({ kind: 'age_alert', queue: 'queue_billing', waitedMs: 61_000 }),
+    ]);
+    const res = await fetch(`${t.base}/metrics`, { headers: { authorization: 'Bearer scrape-me' } });
+    const text = await res.text();
+    expect(text).toMatch(/^baton_queue_age_alerts\{queue="queue_billing"\} 1$/m);
+    expect(text).toMatch(/^baton_queue_oldest_wait_seconds\{queue="queue_billing"\} 61$/m);
   });
 });

@@ -123,7 +123,12 @@ export async function composeServeRuntime(options: ServeRuntimeOptions): Promise
   const anySkills = new Map(domain.queues.map((q) => [q.id as string, q.skills]));
   const routingStore = routingStoreFor(
     store,
-    { queues: new Map([...plans].map(([id, plan]) => [id, plan.queue])), weights: config.routing.weights, anySkills },
+    {
+      queues: new Map([...plans].map(([id, plan]) => [id, plan.queue])),
+      weights: config.routing.weights,
+      anySkills,
+      ageAlertMs: config.routing.queueAgeAlertSeconds * 1000,
+    },
     (kind) => `${kind === 'request' ? 'rq' : 'res'}_${randomBytes(12).toString('hex')}`,
   );
   const notFound = (id: string) => ({ ok: false as const, rejection: { code: 'not_found' as const, message: `no conversation ${id}` } });

@@ -32,6 +32,8 @@ export const RoutingNoteSchema = z.discriminatedUnion('kind', [
     to: z.union([QueueIdSchema, z.literal('callback')]),
   }),
   z.object({ kind: z.literal('left'), request: z.string().min(1).max(100), to: z.enum(['callback', 'canceled', 'done']) }),
+  /** A conversation has waited in its queue longer than the queue-age threshold (raised once per wait). */
+  z.object({ kind: z.literal('age_alert'), request: z.string().min(1).max(100), queue: QueueIdSchema, waitedMs: z.number().nonnegative() }),
   /** A warm transfer was declined or not answered in time; the person who asked passes the conversation on cold. */
   z.object({ kind: z.literal('warm_failed'), request: z.string().min(1).max(100), from: StaffIdSchema, queue: QueueIdSchema }),
   /** What the customer was told, and the estimate behind it (ms), if any. */

@@ -28,5 +28,6 @@ export * from './decide-handoff.js';
 export * from './handoff-tools.js';
 export * from './staff.js';
 export * from './runtime-metrics.js';
+export * from './wait-metrics.js';
 export * from './storable-text.js';
 export * from './echo.js';

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Gauge, Registry } from 'prom-client';
-import { runtimeMetrics, type MetricsWindow, type RuntimeMetrics, type StoredEvent } from '../core/index.js';
+
+import { runtimeMetrics, waitMetrics, type MetricsWindow, type RuntimeMetrics, type StoredEvent, type WaitFigures } from '../core/index.js';
 import type { Store } from '../store/store.js';
 import { requireStaff, type CallerDeps } from './auth/callers.js';
 import { sameHash, tokenHash } from './auth/secrets.js';
@@ -25,7 +26,10 @@ async function allLogs(store: Store): Promise<StoredEvent[][]> {
  */
 export function registerMetricsRoutes(app: FastifyInstance, input: { store: Store; auth: CallerDeps; metricsToken: string | null }): void {
   const { store, auth } = input;
-  const compute = async (window: MetricsWindow): Promise<RuntimeMetrics> => runtimeMetrics(await allLogs(store), window);
+  const compute = async (window: MetricsWindow): Promise<RuntimeMetrics & { waits: WaitFigures }> => {
+    const logs = await allLogs(store);
+    return { ...runtimeMetrics(logs, window), waits: waitMetrics(logs, window, auth.clock.now()) };
+  };
 
   app.get(
     '/v1/metrics',
@@ -41,8 +45,8 @@ export function registerMetricsRoutes(app: FastifyInstance, input: { store: Stor
   );
 
   const registry = new Registry();
-  let latest: RuntimeMetrics | null = null;
-  const gauge = (name: string, help: string, labelNames: string[], read: (m: RuntimeMetrics, g: Gauge) => void) =>
+  let latest: (RuntimeMetrics & { waits: WaitFigures }) | null = null;
+  const gauge = (name: string, help: string, labelNames: string[], read: (m: RuntimeMetrics & { waits: WaitFigures }, g: Gauge) => void) =>
     new Gauge({
       name,
       help,
@@ -86,6 +90,29 @@ export function registerMetricsRoutes(app: FastifyInstance, input: { store: Stor
   gauge('baton_suppressed_messages', 'Replies suppressed because their sender lost ownership, last 24 hours', [], (m, g) =>
     g.set(m.suppressedMessages),
   );
+
+  gauge(
+    'baton_wait_estimate_abs_error_seconds',
+    'Told wait estimate minus the actual wait, absolute, last 24 hours',
+    ['quantile'],
+    (m, g) => {
+      const e = m.waits.absoluteErrorMs;
+      if (e.p50 !== null) g.set({ quantile: '0.5' }, e.p50 / 1000);
+      if (e.p90 !== null) g.set({ quantile: '0.9' }, e.p90 / 1000);
+    },
+  );
+  gauge('baton_wait_bound_coverage', 'Waits within the stated bound ÷ waits told an estimate, last 24 hours', [], (m, g) => {
+    if (m.waits.boundCoverage.rate !== null) g.set(m.waits.boundCoverage.rate);
+  });
+  gauge('baton_promise_kept_rate', 'A person joined within the promised time ÷ promises with an outcome, last 24 hours', [], (m, g) => {
+    if (m.waits.promiseKept.rate !== null) g.set(m.waits.promiseKept.rate);
+  });
+  gauge('baton_queue_oldest_wait_seconds', 'The longest a conversation now waiting has waited, by queue', ['queue'], (m, g) => {
+    for (const [queue, ms] of Object.entries(m.waits.oldestWaitingMs)) g.set({ queue }, ms / 1000);
+  });
+  gauge('baton_queue_age_alerts', 'Queue-age alerts raised in the last 24 hours, by queue', ['queue'], (m, g) => {
+    for (const [queue, n] of Object.entries(m.waits.ageAlerts)) g.set({ queue }, n);
+  });
 
   // A scrape proves itself with the metrics token. Without one configured nobody may scrape: a
   // loopback address proves nothing behind a reverse proxy on the same machine.

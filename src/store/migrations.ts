@@ -91,6 +91,7 @@ CREATE TABLE routing_requests (
   reservation_id TEXT,
   warm_from TEXT,
   direct INTEGER NOT NULL DEFAULT 0,
+  age_alerted INTEGER NOT NULL DEFAULT 0,
   assigned_at BIGINT,
   ended_at BIGINT
 );

@@ -20,6 +20,8 @@ export interface RoutingSetup {
    * beside the queue's required skills (all of them). Absent or empty: no such condition.
    */
   anySkills?: ReadonlyMap<string, readonly string[]>;
+  /** A conversation waiting longer than this (ms) raises one queue-age alert; absent: none. */
+  ageAlertMs?: number;
 }
 
 /** A router fact, tied to the conversation it is about. */
@@ -31,6 +33,7 @@ export type RoutingFact =
   | { kind: 'timed_out'; conversationId: ConversationId; request: string; reservation: string; staff: StaffId }
   | { kind: 'moved'; conversationId: ConversationId; request: string; to: string }
   | { kind: 'left'; conversationId: ConversationId; request: string; to: 'callback' | 'canceled' | 'done'; staff: StaffId | null }
+  | { kind: 'age_alert'; conversationId: ConversationId; request: string; queue: string; waitedMs: number }
   /** A warm transfer was declined or not answered in time: the person who asked passes it on cold. */
   | { kind: 'warm_failed'; conversationId: ConversationId; request: string; from: StaffId; queue: string };
 
@@ -617,6 +620,23 @@ export class RoutingStore {
     )) as RequestRow[];
     for (const req of overdue) facts.push(...(yield* this.moveOn(req, now)));
     facts.push(...(yield* this.dispatch(now)));
+    if (this.setup.ageAlertMs !== undefined) {
+      const old = (yield lockedAll(
+        'skip',
+        "SELECT * FROM routing_requests WHERE status = 'waiting' AND age_alerted = 0 AND enqueued_at <= ? ORDER BY enqueued_at, seq",
+        now - this.setup.ageAlertMs,
+      )) as RequestRow[];
+      for (const req of old) {
+        yield run('UPDATE routing_requests SET age_alerted = 1 WHERE id = ?', req.id);
+        facts.push({
+          kind: 'age_alert',
+          conversationId: req.conversation_id as ConversationId,
+          request: req.id,
+          queue: req.queue ?? '',
+          waitedMs: now - num(req.enqueued_at),
+        });
+      }
+    }
     return facts;
   }
 

@@ -40,6 +40,12 @@ export const RoutingSettingsSchema = z
     /** Capacity of each person in weight units (a chat weighs 1, a callback 2, by default). */
     staffCapacity: z.number().int().min(1).max(100).default(3),
     weights: ChannelWeightsSchema.default(DEFAULT_CHANNEL_WEIGHTS),
+    /** A conversation waiting longer than this raises a queue-age alert (an event and a Prometheus metric). */
+    queueAgeAlertSeconds: z
+      .number()
+      .positive()
+      .max(7 * 86_400)
+      .default(600),
     /** Skills a hand-off's reason adds to what it needs (e.g. `{"legal": ["legal"]}`). */
     reasonSkills: z.record(z.string(), z.array(RouterSkillSchema).max(10)).default({}),
   })

@@ -110,6 +110,8 @@ function noteOf(fact: RoutingFact): RoutingNote {
       return { kind: 'moved', request: fact.request, to: fact.to as QueueId | 'callback' };
     case 'left':
       return { kind: 'left', request: fact.request, to: fact.to };
+    case 'age_alert':
+      return { kind: 'age_alert', request: fact.request, queue: fact.queue as QueueId, waitedMs: fact.waitedMs };
     case 'warm_failed':
       return { kind: 'warm_failed', request: fact.request, from: fact.from, queue: fact.queue as QueueId };
   }
