@@ -134,6 +134,18 @@ export const EVENT_DATA = {
    * promise-kept are measured from. The router's tables are the truth for routing; this is the record.
    */
   'routing.noted': RoutingNoteSchema,
+  /**
+   * In assisted mode (AGENT_ASSIST) the agent's reply is a draft for the person who owns the
+   * conversation: shown in the console, never sent by itself; the person sends it (edited or not).
+   */
+  'draft.proposed': z.object({
+    agent: AgentIdSchema,
+    text: z.string().max(16_000),
+    /** The last log position the draft answers. */
+    upTo: z.number().int().nonnegative(),
+    /** The guardrail that would have stopped this reply had the agent sent it, if one did. */
+    flagged: z.string().max(100).optional(),
+  }),
 } as const;
 
 export type EventType = keyof typeof EVENT_DATA;
@@ -182,6 +194,7 @@ export const NewEventSchema = z.discriminatedUnion('type', [
   variant('approval.decided'),
   variant('packet.built'),
   variant('routing.noted'),
+  variant('draft.proposed'),
 ]);
 export type NewEvent = z.infer<typeof NewEventSchema>;
 
@@ -202,6 +215,7 @@ export const RECORD_EVENT_TYPES = [
   'approval.decided',
   'packet.built',
   'routing.noted',
+  'draft.proposed',
 ] as const satisfies readonly EventType[];
 export type RecordEventType = (typeof RECORD_EVENT_TYPES)[number];
 export type RecordEventDraft = Extract<EventDraft, { type: RecordEventType }>;

@@ -174,6 +174,7 @@ export function evolve(conversation: Conversation | null, event: EvolvableEvent)
     case 'approval.decided':
     case 'packet.built':
     case 'routing.noted':
+    case 'draft.proposed':
       return conversation;
     default: {
       const { data } = event;

@@ -19,6 +19,7 @@ import { errorBody, HttpError } from './http-errors.js';
 import { ConversationParamsSchema, PageQuerySchema, parseInput } from './http-schemas.js';
 import { routeDocs } from './route-docs.js';
 import {
+  AssistBodySchema,
   ClaimBodySchema,
   CloseBodySchema,
   HandBackBodySchema,
@@ -300,6 +301,13 @@ export function registerStaffRoutes(app: FastifyInstance, options: StaffRoutesOp
       }
       return reply.code(202).send({ warm: { request: offered.request }, conversation: c });
     },
+  );
+
+  staffAction(
+    '/v1/conversations/:id/assist',
+    'Assisted mode on or off: the agent drafts replies for you (in the log as draft.proposed), never sent by themselves',
+    { body: AssistBodySchema },
+    async (id, staff, raw) => service.assist(id, staff.id as StaffId, parseInput(AssistBodySchema, raw, 'body')),
   );
 
   staffAction('/v1/conversations/:id/close', 'Close the conversation', { body: CloseBodySchema }, async (id, staff, raw) => {

@@ -35,3 +35,4 @@ export const DeclineBodySchema = strict({ reason: z.enum(['busy', 'wrong_skill',
 export const OfferParamsSchema = strict({
   id: z.string().regex(/^res_[A-Za-z0-9]{16,64}$/, { message: 'an offer id has the form res_…' }),
 });
+export const AssistBodySchema = strict({ version, on: z.boolean() });

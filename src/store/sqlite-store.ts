@@ -73,12 +73,11 @@ export class SqliteStore implements Store {
   readonly #tx;
   readonly #busyTimeoutMs: number;
   /** How long a write waits for another process's lock (ms). */
-  get busyTimeoutMs(): number {
-    return this.#busyTimeoutMs;
-  }
+  readonly busyTimeoutMs: number;
 
   constructor(options: SqliteStoreOptions) {
     this.#busyTimeoutMs = options.busyTimeoutMs ?? 5_000;
+    this.busyTimeoutMs = this.#busyTimeoutMs;
     this.db = new Database(options.path);
     // Opening (WAL switch, migrations) may wait inside SQLite: it happens once, before serving.
     this.db.pragma(`busy_timeout = ${this.#busyTimeoutMs}`);

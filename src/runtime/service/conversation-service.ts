@@ -20,6 +20,7 @@ import { agentTurn, hasUnansweredMessage, pendingApproval, type TurnDeps, type T
 import { transcriptFromLog } from '../transcript-from-log.js';
 import { placeInQueue } from './carry-out-handoff.js';
 import { holdingTurn } from './holding-turn.js';
+import { assistTurn } from './assist-turn.js';
 import { readCustomerFeed, type CustomerPage } from './customer-feed.js';
 import { queueRouter, type HandoffRouter } from './handoff-router.js';
 import { createRuntimeRedactor, type Redactor } from './redactor.js';
@@ -128,11 +129,15 @@ export function createConversationService(options: ConversationServiceOptions) {
     const { message, duplicate, conversation } = received;
     const base = { ok: true as const, duplicate, conversation, message, cursor: String(received.seq) };
     const waiting = conversation.state === 'QUEUED' || conversation.state === 'HANDOFF_PENDING';
-    if (duplicate || !(conversation.state === 'AGENT_ACTIVE' || (waiting && holdingPolicyFor))) return { ...base, turn: null };
+    const assisting = conversation.state === 'AGENT_ASSIST';
+    if (duplicate || !(conversation.state === 'AGENT_ACTIVE' || assisting || (waiting && holdingPolicyFor))) return { ...base, turn: null };
     if (stored !== input.text) raw.set(message.id, input.text);
-    const turn = (waiting && holdingPolicyFor ? holdingOf(conversationId, holdingPolicyFor) : turnOf(conversationId)).finally(() =>
-      raw.delete(message.id),
-    );
+    const running = assisting
+      ? scheduler.schedule(conversationId, async () => written(conversationId, await assistTurn(deps, conversationId)))
+      : waiting && holdingPolicyFor
+        ? holdingOf(conversationId, holdingPolicyFor)
+        : turnOf(conversationId);
+    const turn = running.finally(() => raw.delete(message.id));
     return { ...base, turn };
   }
 
@@ -228,6 +233,10 @@ export function createConversationService(options: ConversationServiceOptions) {
       staff: StaffId,
       input: { version: number; to: { type: 'queue'; id: QueueId } | { type: 'human'; id: StaffId } },
     ): Promise<CommandOutcome> => staffCommand(conversationId, input.version, { type: 'TransferConversation', staff, to: input.to }),
+
+    /** Assisted mode on or off: while on, the agent drafts replies for the person (never sent by themselves). */
+    assist: (conversationId: ConversationId, staff: StaffId, input: { version: number; on: boolean }): Promise<CommandOutcome> =>
+      staffCommand(conversationId, input.version, { type: input.on ? 'StartAssist' : 'EndAssist', staff }),
 
     close: (conversationId: ConversationId, staff: StaffId, input: { version: number; reason: string }): Promise<CommandOutcome> =>
       staffCommand(conversationId, input.version, { type: 'CloseConversation', by: { type: 'human', id: staff }, reason: input.reason }),
