@@ -81,6 +81,8 @@ describe("the environment server's OpenAPI document and schemas", () => {
     for (const path of ['/reset', '/step', '/state', '/health', '/metadata', '/schema', '/mcp'])
       expect(Object.keys(openapi.paths)).toContain(path);
     expect(JSON.stringify(openapi.paths['/step'])).toContain('tool_call');
+    const metadata = (await (await fetch(`${http}/metadata`)).json()) as { tasks: string[] };
+    expect(metadata.tasks).toContain('billing/billing_008#neutral#0');
 
     const schema = (await (await fetch(`${http}/schema`)).json()) as Record<
       string,

@@ -109,16 +109,37 @@ export function buildEnvServer(options: EnvServerOptions): FastifyInstance {
       : { message, code: 'EXECUTION_ERROR' };
   };
 
-  /** A timer that fires after `idleTimeoutMs` without a touch. */
+  /**
+   * A timer that fires after `idleTimeoutMs` with no request in progress: it stops while a request
+   * is handled (a step can take longer than the timeout, with an LLM customer) and restarts when
+   * the answer is sent, so only the client's own silence counts.
+   */
   const idleTimer = (onIdle: () => void) => {
     let timer: NodeJS.Timeout | null = null;
-    const touch = () => {
+    let busy = 0;
+    const stop = () => {
       if (timer) clearTimeout(timer);
+      timer = null;
+    };
+    const restart = () => {
+      stop();
       timer = setTimeout(onIdle, options.idleTimeoutMs);
       timer.unref();
     };
-    touch();
-    return { touch, stop: () => timer && clearTimeout(timer) };
+    restart();
+    return {
+      stop,
+      /** Runs one request with the timer stopped. */
+      async during<T>(work: () => Promise<T>): Promise<T> {
+        busy++;
+        stop();
+        try {
+          return await work();
+        } finally {
+          if (--busy === 0) restart();
+        }
+      },
+    };
   };
 
   // MCP sessions over HTTP (OpenEnv's production mode): an unguessable id each, capped and reaped
@@ -142,8 +163,7 @@ export function buildEnvServer(options: EnvServerOptions): FastifyInstance {
         return 'a tools/call over HTTP needs params.session_id: call openenv/session/create first (or play over the WebSocket /ws)';
       const entry = mcpSessions.get(id);
       if (!entry) return `no session ${JSON.stringify(clipEcho(id))}: it was closed, timed out (--idle-timeout-s) or never opened`;
-      entry.idle.touch();
-      return entry.session.step(action);
+      return entry.idle.during(() => entry.session.step(action));
     },
     methods: {
       'openenv/session/create': async (params, rpcId) => {
@@ -187,10 +207,11 @@ export function buildEnvServer(options: EnvServerOptions): FastifyInstance {
   void app.register(async (routes) => {
     routes.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     routes.get('/health', doc('Liveness: {"status": "healthy"}'), async () => ({ status: 'healthy' }));
-    routes.get('/metadata', doc('The environment: name, description, version'), async () => ({
+    routes.get('/metadata', doc('The environment: name, description, version, and the keys of its tasks (for reset)'), async () => ({
       name: options.name,
       description: options.description,
       version: ENV_API_VERSION,
+      tasks: options.session.plan.map((p) => p.key),
     }));
     routes.get('/schema', doc('JSON Schemas of the action, the observation and the state'), async () => ({
       action: jsonSchema(EnvActionSchema),
@@ -267,45 +288,46 @@ export function buildEnvServer(options: EnvServerOptions): FastifyInstance {
       const session = new EnvSession(options.session);
       const idle = idleTimer(() => {
         send({ type: 'error', data: idleError(options.idleTimeoutMs) });
-        socket.close(1000, 'idle');
+        socket.close(1000, 'idle_timeout');
       });
       const wsMcp: McpContext = { tools, server, step: (_params, action) => session.step(action) };
       // One message at a time, in order: a step waits for the one before it.
       let queue = Promise.resolve();
       socket.on('message', (raw: Buffer) => {
-        idle.touch();
-        queue = queue.then(async () => {
-          let message: unknown;
-          try {
-            message = JSON.parse(raw.toString('utf8'));
-          } catch {
-            return send({ type: 'error', data: { message: 'the message is not JSON', code: 'INVALID_JSON' } });
-          }
-          const parsed = MessageSchema.safeParse(message);
-          if (!parsed.success) {
-            const type = (message as { type?: unknown } | null)?.type;
-            return send({
-              type: 'error',
-              data: MESSAGE_TYPES.includes(String(type))
-                ? { message: `invalid ${String(type)} message`, code: 'VALIDATION_ERROR', errors: clipEchoes(parsed.error.issues) }
-                : {
-                    message: `unknown message type ${clipEcho(JSON.stringify(type) ?? 'undefined')}: use ${MESSAGE_TYPES.join(', ')}`,
-                    code: 'UNKNOWN_TYPE',
-                  },
-            });
-          }
-          const m = parsed.data;
-          try {
-            if (m.type === 'reset') send({ type: 'observation', data: await session.reset(m.data ?? {}) });
-            else if (m.type === 'step') send({ type: 'observation', data: await session.step(m.data) });
-            else if (m.type === 'state') send({ type: 'state', data: session.state() });
-            // As OpenEnv, every mcp message is answered (a notification with an empty result), one frame per message.
-            else if (m.type === 'mcp') send({ type: 'mcp', data: (await handleRpc(m.data, wsMcp)) ?? notificationAck(m.data) });
-            else socket.close(1000, 'closed by the client');
-          } catch (error) {
-            send({ type: 'error', data: errorBody(error) });
-          }
-        });
+        queue = queue.then(() =>
+          idle.during(async () => {
+            let message: unknown;
+            try {
+              message = JSON.parse(raw.toString('utf8'));
+            } catch {
+              return send({ type: 'error', data: { message: 'the message is not JSON', code: 'INVALID_JSON' } });
+            }
+            const parsed = MessageSchema.safeParse(message);
+            if (!parsed.success) {
+              const type = (message as { type?: unknown } | null)?.type;
+              return send({
+                type: 'error',
+                data: MESSAGE_TYPES.includes(String(type))
+                  ? { message: `invalid ${String(type)} message`, code: 'VALIDATION_ERROR', errors: clipEchoes(parsed.error.issues) }
+                  : {
+                      message: `unknown message type ${clipEcho(JSON.stringify(type) ?? 'undefined')}: use ${MESSAGE_TYPES.join(', ')}`,
+                      code: 'UNKNOWN_TYPE',
+                    },
+              });
+            }
+            const m = parsed.data;
+            try {
+              if (m.type === 'reset') send({ type: 'observation', data: await session.reset(m.data ?? {}) });
+              else if (m.type === 'step') send({ type: 'observation', data: await session.step(m.data) });
+              else if (m.type === 'state') send({ type: 'state', data: session.state() });
+              // As OpenEnv, every mcp message is answered (a notification with an empty result), one frame per message.
+              else if (m.type === 'mcp') send({ type: 'mcp', data: (await handleRpc(m.data, wsMcp)) ?? notificationAck(m.data) });
+              else socket.close(1000, 'closed by the client');
+            } catch (error) {
+              send({ type: 'error', data: errorBody(error) });
+            }
+          }),
+        );
       });
       socket.on('close', () => {
         idle.stop();

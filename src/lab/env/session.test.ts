@@ -31,7 +31,9 @@ describe('an environment session', () => {
     const tools = (result.observation['tools'] as Array<{ function: { name: string } }>).map((t) => t.function.name);
     expect(tools).toContain('handoff');
     expect(tools.length).toBeGreaterThan(5);
-    const said = JSON.stringify(result.observation['customer_message'] ?? '');
+    // The customer's opening is what the agent is shown, not the simulator's marker-only last turn.
+    expect(result.observation['customer_message']).toEqual(expect.stringMatching(/\w{3}/));
+    const said = JSON.stringify(result.observation['customer_message']);
     for (const marker of USER_STOP_MARKERS) expect(said).not.toContain(marker);
   });
 

@@ -313,11 +313,12 @@ export class EnvSession {
       seed: planned.seed,
     });
     const scored = await this.#options.reward.score(rewardInput(record, this.#options.domain));
-    const lastCustomer = [...record.messages].reverse().find((m) => m.role === 'user');
+    // The customer's last words: the simulator's stop markers (###STOP###, ###TRANSFER###) are for
+    // the runner, never for an agent, and a turn that was only a marker is passed over.
+    const said = record.messages.flatMap((m) => (m.role === 'user' ? [withoutStopMarkers(m.content)] : [])).filter((t) => t !== null);
     return {
       observation: {
-        // The user simulator's stop markers (###STOP###, ###TRANSFER###) are for the runner, never for an agent.
-        customer_message: lastCustomer?.role === 'user' ? withoutStopMarkers(lastCustomer.content) : null,
+        customer_message: said.at(-1) ?? null,
         termination: record.termination,
         success: record.evaluation.success,
         handed_off: record.evaluation.handoff.transferred,
