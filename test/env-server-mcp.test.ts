@@ -5,8 +5,8 @@ import type { Domain } from '../src/domains/domain.js';
 import { loadDomain } from '../src/domains/load-domain.js';
 import { createOraclePolicy } from '../src/domains/oracle.js';
 import { USER_STOP_MARKERS } from '../src/domains/trajectory.js';
-import { END_TOOL, REPLY_TOOL } from '../src/lab/env/mcp.js';
-import { EnvActionSchema, EnvObservationSchema, EnvStateSchema, envToolSpecs } from '../src/lab/env/session.js';
+import { END_TOOL, REPLY_TOOL, StepActionSchema } from '../src/lab/env/mcp.js';
+import { EnvObservationSchema, EnvStateSchema, envToolSpecs, type EnvAction } from '../src/lab/env/session.js';
 import { envSessionOptions, nextAction } from '../src/lab/env/setup.js';
 import { buildEnvServer } from '../src/server/env-server.js';
 import { connect, type Frame } from './support/env-ws-client.js';
@@ -68,7 +68,7 @@ async function rpc(url: string, body: unknown) {
 }
 
 /** The MCP call an oracle's next action stands for. */
-function callOf(action: ReturnType<typeof EnvActionSchema.parse>): { name: string; arguments: Record<string, unknown> } {
+function callOf(action: EnvAction): { name: string; arguments: Record<string, unknown> } {
   if (action.type === 'message') return { name: REPLY_TOOL, arguments: { message: action.content } };
   if (action.type === 'end') return { name: END_TOOL, arguments: {} };
   return { name: action.name, arguments: { ...action.arguments, ...(action.content ? { message: action.content } : {}) } };
@@ -95,7 +95,7 @@ describe("the environment server's OpenAPI document and schemas", () => {
     const { z } = await import('zod');
     expect(schema['observation']).toEqual(strip(z.toJSONSchema(EnvObservationSchema, { io: 'input' })));
     expect(schema['state']).toEqual(strip(z.toJSONSchema(EnvStateSchema, { io: 'input' })));
-    expect(schema['action']).toEqual(strip(z.toJSONSchema(EnvActionSchema, { io: 'input' })));
+    expect(schema['action']).toEqual(strip(z.toJSONSchema(StepActionSchema, { io: 'input' })));
     expect(Object.keys(schema['observation']?.properties ?? {})).toEqual(
       expect.arrayContaining(['task', 'policy', 'tools', 'customer_message', 'tool_result', 'termination', 'reward_components']),
     );
@@ -287,6 +287,28 @@ describe('MCP over the WebSocket and the end action', () => {
     const ended = (end.data['result'] as { structuredContent: Frame['data'] }).structuredContent;
     checkObservation(ended.observation);
     expect(ended).toMatchObject({ done: true, reward: 0, observation: { termination: 'agent_stop', success: false, handed_off: false } });
+    client.close();
+    await client.closed;
+  }, 60_000);
+
+  it("takes OpenEnv's MCP actions as steps (its MCPToolClient's list_tools and call_tool)", async () => {
+    const client = await connect(`${http.replace(/^http/, 'ws')}/ws`);
+    const listed = await client.send({ type: 'step', data: { type: 'list_tools' } });
+    checkObservation(listed.data.observation);
+    const tools = listed.data.observation?.['tools'] as { name: string; input_schema: object }[];
+    expect(tools.map((t) => t.name)).toEqual([...envToolSpecs(domain).map((s) => s.name), REPLY_TOOL, END_TOOL]);
+    expect(listed.data).toMatchObject({ done: false, reward: null });
+    await client.send({ type: 'reset', data: { task: 'billing_008' } });
+    const called = await client.send({ type: 'step', data: { type: 'call_tool', tool_name: 'list_plans', arguments: {} } });
+    checkObservation(called.data.observation);
+    expect(called.data.observation).toMatchObject({ tool_name: 'list_plans', result: { isError: false, content: [{ type: 'text' }] } });
+    expect((await client.send({ type: 'state' })).data['step_count']).toBe(1);
+    expect(await client.send({ type: 'step', data: { type: 'call_tool', tool_name: 'nope' } })).toMatchObject({
+      type: 'error',
+      data: { code: 'VALIDATION_ERROR', message: expect.stringMatching(/unknown tool/) },
+    });
+    const ended = await client.send({ type: 'step', data: { type: 'call_tool', tool_name: END_TOOL, arguments: {} } });
+    expect(ended.data).toMatchObject({ done: true, observation: { termination: 'agent_stop', tool_name: END_TOOL } });
     client.close();
     await client.closed;
   }, 60_000);

@@ -5,7 +5,9 @@
 
 1. `GenericEnvClient` (OpenEnv's simulation mode, over the WebSocket /ws): reset, a tool call,
    a reply, the state, and the `end` action, which scores the episode.
-2. `MCPToolClient` in production mode (HTTP /mcp): `openenv/session/create` opens a session (and
+2. `MCPToolClient` as it comes (over /ws, its list_tools / call_tool actions as steps): reset,
+   the tools, a call, and `end`.
+3. `MCPToolClient` in production mode (HTTP /mcp): `openenv/session/create` opens a session (and
    resets its episode), `tools/list` lists the domain's tools, `tools/call` steps it.
 """
 
@@ -31,6 +33,17 @@ def simulation(url: str) -> None:
         print("end: done", end.done, "reward", end.reward, "termination", end.observation["termination"])
 
 
+async def mcp_over_ws(url: str) -> None:
+    async with MCPToolClient(base_url=url) as env:
+        await env.reset(task="billing_020")
+        tools = await env.list_tools()
+        print("MCP (ws) tools:", len(tools), "| first:", tools[0].name, sorted(tools[0].input_schema.get("properties", {})))
+        result = await env.call_tool("list_plans")
+        print("MCP (ws) list_plans ->", result["content"][0]["text"][:70])
+        ended = await env.call_tool("end", message="Thanks for contacting us. Goodbye!")
+        print("MCP (ws) end -> done", ended["structuredContent"]["done"], "reward", ended["structuredContent"]["reward"])
+
+
 async def production(url: str) -> None:
     client = MCPToolClient(base_url=url)
     client.use_production_mode = True  # HTTP /mcp with a session, as OpenEnv's production mode
@@ -48,4 +61,5 @@ async def production(url: str) -> None:
 if __name__ == "__main__":
     target = sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:8000"
     simulation(target)
+    asyncio.run(mcp_over_ws(target))
     asyncio.run(production(target))

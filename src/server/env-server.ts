@@ -17,8 +17,20 @@ import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { clipEcho, clipEchoes } from '../core/index.js';
-import { handleRpc, mcpTools, RPC, rpcError, rpcResult, type McpContext, type RpcId, type RpcResponse } from '../lab/env/mcp.js';
-import { EnvActionSchema, EnvError, EnvObservationSchema, EnvSession, EnvStateSchema, type EnvSessionOptions } from '../lab/env/session.js';
+import {
+  handleRpc,
+  McpActionSchema,
+  mcpStep,
+  mcpTools,
+  RPC,
+  rpcError,
+  rpcResult,
+  StepActionSchema,
+  type McpContext,
+  type RpcId,
+  type RpcResponse,
+} from '../lab/env/mcp.js';
+import { EnvError, EnvObservationSchema, EnvSession, EnvStateSchema, type EnvSessionOptions } from '../lab/env/session.js';
 
 export interface EnvServerOptions {
   session: EnvSessionOptions;
@@ -52,7 +64,7 @@ const ResetSchema = z.looseObject({
 });
 
 const StepRequestSchema = z.looseObject({
-  action: EnvActionSchema,
+  action: StepActionSchema,
   timeout_s: z.number().positive().optional(),
   request_id: z.string().max(255).optional(),
 });
@@ -214,7 +226,7 @@ export function buildEnvServer(options: EnvServerOptions): FastifyInstance {
       tasks: options.session.plan.map((p) => p.key),
     }));
     routes.get('/schema', doc('JSON Schemas of the action, the observation and the state'), async () => ({
-      action: jsonSchema(EnvActionSchema),
+      action: jsonSchema(StepActionSchema),
       observation: jsonSchema(EnvObservationSchema),
       state: jsonSchema(EnvStateSchema),
     }));
@@ -241,7 +253,7 @@ export function buildEnvServer(options: EnvServerOptions): FastifyInstance {
       '/step',
       doc('Step a fresh environment: it has no episode, so a valid action gets 409', StepRequestSchema),
       async (request, reply) => {
-        const action = EnvActionSchema.safeParse((request.body as { action?: unknown } | null)?.action);
+        const action = StepActionSchema.safeParse((request.body as { action?: unknown } | null)?.action);
         if (!action.success) return reply.code(422).send({ detail: clipEchoes(action.error.issues) });
         return reply.code(409).send({
           detail: {
@@ -318,8 +330,12 @@ export function buildEnvServer(options: EnvServerOptions): FastifyInstance {
             const m = parsed.data;
             try {
               if (m.type === 'reset') send({ type: 'observation', data: await session.reset(m.data ?? {}) });
-              else if (m.type === 'step') send({ type: 'observation', data: await session.step(m.data) });
-              else if (m.type === 'state') send({ type: 'state', data: session.state() });
+              else if (m.type === 'step') {
+                // OpenEnv's MCP actions (its MCPToolClient's list_tools / call_tool), else Baton's own.
+                const mcp = McpActionSchema.safeParse(m.data);
+                const result = mcp.success ? await mcpStep(tools, mcp.data, (a) => session.step(a)) : await session.step(m.data);
+                send({ type: 'observation', data: result });
+              } else if (m.type === 'state') send({ type: 'state', data: session.state() });
               // As OpenEnv, every mcp message is answered (a notification with an empty result), one frame per message.
               else if (m.type === 'mcp') send({ type: 'mcp', data: (await handleRpc(m.data, wsMcp)) ?? notificationAck(m.data) });
               else socket.close(1000, 'closed by the client');

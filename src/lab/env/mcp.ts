@@ -12,7 +12,7 @@
 import { z } from 'zod';
 import { clipEcho, isHandoffToolName } from '../../core/index.js';
 import type { Domain } from '../../domains/domain.js';
-import { EnvError, envToolSpecs, type EnvAction, type EnvResult } from './session.js';
+import { EnvActionSchema, EnvError, envToolSpecs, type EnvAction, type EnvResult } from './session.js';
 
 /** The MCP revision this server speaks when the client asks for none it knows. */
 export const MCP_PROTOCOL_VERSION = '2025-06-18';
@@ -99,6 +99,46 @@ export function mcpTools(domain: Domain): McpTool[] {
     },
   );
   return tools;
+}
+
+/**
+ * OpenEnv's MCP actions (`ListToolsAction`, `CallToolAction`), which its `MCPToolClient` sends as
+ * `step` data: `list_tools` is answered with the tools and is no step; `call_tool` is `tools/call`.
+ */
+export const McpActionSchema = z.discriminatedUnion('type', [
+  z
+    .strictObject({ type: z.literal('list_tools'), metadata: z.record(z.string(), z.unknown()).optional() })
+    .describe('List the tools (no step).'),
+  z
+    .strictObject({
+      type: z.literal('call_tool'),
+      tool_name: z.string().min(1),
+      arguments: z.record(z.string(), z.unknown()).default({}),
+      metadata: z.record(z.string(), z.unknown()).optional(),
+    })
+    .describe('Call one tool, as tools/call: one step.'),
+]);
+
+/** Every action a `step` takes: Baton's own, and OpenEnv's MCP actions. */
+export const StepActionSchema = z.union([EnvActionSchema, McpActionSchema]);
+
+/** A `step` of an OpenEnv MCP action: the tools, or the step a `call_tool` stands for (as an MCP result beside it). */
+export async function mcpStep(
+  tools: readonly McpTool[],
+  action: z.infer<typeof McpActionSchema>,
+  step: (action: EnvAction) => Promise<EnvResult>,
+): Promise<EnvResult> {
+  if (action.type === 'list_tools') {
+    return {
+      observation: { tools: tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema })) },
+      reward: null,
+      done: false,
+    };
+  }
+  const envAction = actionOfCall(tools, { name: action.tool_name, arguments: action.arguments });
+  if (typeof envAction === 'string') throw new EnvError('VALIDATION_ERROR', envAction);
+  const result = await step(envAction);
+  return { ...result, observation: { ...result.observation, tool_name: action.tool_name, result: callResult(result) } };
 }
 
 /** The environment action a `tools/call` stands for, or why the call is not one. */

@@ -61,6 +61,9 @@ export const EnvActionSchema = z.discriminatedUnion('type', [
 ]);
 export type EnvAction = z.infer<typeof EnvActionSchema>;
 
+/** A tool as OpenEnv's MCP observations list it. */
+const McpToolSchema = z.object({ name: z.string(), description: z.string(), input_schema: z.record(z.string(), z.unknown()) });
+
 const OpenAiToolSchema = z.object({
   type: z.literal('function'),
   function: z.object({ name: z.string(), description: z.string().optional(), parameters: z.record(z.string(), z.unknown()) }),
@@ -73,13 +76,25 @@ const OpenAiToolSchema = z.object({
 export const EnvObservationSchema = z.strictObject({
   task: z.string().optional().describe('On reset: the plan key of the episode (domain/task#style#trial, or a variant).'),
   policy: z.string().optional().describe("On reset: the agent's system prompt (the domain's policy): a trainer's system turn."),
-  tools: z.array(OpenAiToolSchema).optional().describe('On reset: the tools the agent has, as OpenAI function tools (hand-off included).'),
+  tools: z
+    .array(z.union([OpenAiToolSchema, McpToolSchema]))
+    .optional()
+    .describe("On reset: the agent's tools as OpenAI function tools (hand-off included); for a list_tools action: the MCP tools."),
   customer_message: z.string().nullable().optional().describe("The customer's new message (never a simulator's stop marker)."),
   tool_result: z
     .object({ tool_call_id: z.string().optional(), name: z.string().optional(), content: z.string() })
     .optional()
     .describe("The result of the agent's last tool call, or the harness's refusal of it."),
   harness_note: z.string().optional().describe('The harness speaking to the agent (a refused reply to rewrite, say).'),
+  tool_name: z.string().optional().describe('For a call_tool action (OpenEnv MCP): the tool called.'),
+  result: z
+    .object({
+      content: z.array(z.object({ type: z.literal('text'), text: z.string() })),
+      structuredContent: z.unknown(),
+      isError: z.boolean(),
+    })
+    .optional()
+    .describe("For a call_tool action: the MCP result (text for the model; the step's result beside it)."),
   over_at_reset: z.boolean().optional().describe("On reset: the episode ended before the agent's first turn."),
   why_over: z.string().optional().describe('With over_at_reset: why.'),
   termination: z.enum(TERMINATION_REASONS).optional().describe("When done: how the episode ended (tau2-bench's reasons)."),
