@@ -86,7 +86,7 @@ step "openenv validate --url $URL"
 "$PY" -c 'import json,sys; r=json.load(open(sys.argv[1])); print({"passed": r["passed"], "profile": r["standard_profile"], "mode": r["mode"], **{c["id"]: c["passed"] for c in r["criteria"]}}); sys.exit(0 if r["passed"] else 1)' "$WORK/validate.json" ||
   fail "openenv validate failed: $WORK/validate.json"
 
-step "OpenEnv's own clients: GenericEnvClient over /ws, MCPToolClient over /mcp"
+step "OpenEnv's own clients: GenericEnvClient and MCPToolClient over /ws, MCPToolClient (production mode) over /mcp"
 "$PY" python/examples/openenv_client.py "$URL"
 
 step "GRPO: 2 steps, 8 rollouts per generation (batch 4), the server's reward"
