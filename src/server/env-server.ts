@@ -156,7 +156,7 @@ export function buildEnvServer(options: EnvServerOptions): FastifyInstance {
 
   // MCP sessions over HTTP (OpenEnv's production mode): an unguessable id each, capped and reaped
   // as WebSocket sessions are.
-  const mcpSessions = new Map<string, { session: EnvSession; idle: ReturnType<typeof idleTimer> }>();
+  const mcpSessions = new Map<string, { session: EnvSession; idle: ReturnType<typeof idleTimer>; queue: Promise<unknown> }>();
   const closeMcpSession = (id: string) => {
     const entry = mcpSessions.get(id);
     if (!entry) return false;
@@ -175,7 +175,10 @@ export function buildEnvServer(options: EnvServerOptions): FastifyInstance {
         return 'a tools/call over HTTP needs params.session_id: call openenv/session/create first (or play over the WebSocket /ws)';
       const entry = mcpSessions.get(id);
       if (!entry) return `no session ${JSON.stringify(clipEcho(id))}: it was closed, timed out (--idle-timeout-s) or never opened`;
-      return entry.idle.during(() => entry.session.step(action));
+      // One call at a time per session, in the order they came: a step waits for the one before it.
+      const run = entry.queue.then(() => entry.idle.during(() => entry.session.step(action)));
+      entry.queue = run.catch(() => undefined);
+      return run;
     },
     methods: {
       'openenv/session/create': async (params, rpcId) => {
@@ -188,7 +191,7 @@ export function buildEnvServer(options: EnvServerOptions): FastifyInstance {
         active++;
         const id = randomUUID();
         const session = new EnvSession(options.session);
-        mcpSessions.set(id, { session, idle: idleTimer(() => closeMcpSession(id)) });
+        mcpSessions.set(id, { session, idle: idleTimer(() => closeMcpSession(id)), queue: Promise.resolve() });
         try {
           return rpcResult(rpcId, { session_id: id, ...(await session.reset(reset.data)) });
         } catch (error) {
