@@ -22,13 +22,14 @@ import {
 } from '../../core/index.js';
 import type { Domain } from '../../domains/domain.js';
 import { TERMINATION_REASONS, USER_STOP_MARKERS } from '../../domains/trajectory.js';
-import { agentDomainTools, handoffGraphOf } from '../../runtime/domain-agent.js';
+import { buildChatMessages } from '../../runtime/chat-context.js';
+import { agentDomainTools, domainAgentConfig, handoffGraphOf } from '../../runtime/domain-agent.js';
 import { handoffToolSpecs } from '../../runtime/handoff-tool.js';
 import { toolSpec } from '../../runtime/tool.js';
 import { toOpenAiTools } from '../../llm/openai-wire.js';
 import { rewardInput, type Reward } from '../../rewards/index.js';
 import { toRecord } from '../records.js';
-import { runEpisode, type EpisodeResult } from '../run-episode.js';
+import { LAB_AGENT, runEpisode, type EpisodeResult } from '../run-episode.js';
 import type { Planned } from '../eval/run-eval.js';
 import type { UserSimulator } from '../user.js';
 
@@ -234,7 +235,7 @@ export class EnvSession {
         ...first,
         observation: {
           task: planned.key,
-          policy: this.#options.domain.policy,
+          policy: systemPromptOf(this.#options.domain),
           tools: toOpenAiTools(envToolSpecs(this.#options.domain)),
           over_at_reset: true,
           why_over:
@@ -344,6 +345,12 @@ export class EnvSession {
       done: true,
     };
   }
+}
+
+/** The agent's system prompt as the harness builds it (the policy, then its rules for tool output), with no turn yet. */
+export function systemPromptOf(domain: Domain): string {
+  const [system] = buildChatMessages(domainAgentConfig(domain, [], { id: LAB_AGENT }), [], []);
+  return system?.content ?? domain.policy;
 }
 
 /** A customer's text without the simulator's stop markers, or null when nothing else is left. */
