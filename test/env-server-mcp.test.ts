@@ -5,6 +5,7 @@ import type { Domain } from '../src/domains/domain.js';
 import { loadDomain } from '../src/domains/load-domain.js';
 import { createOraclePolicy } from '../src/domains/oracle.js';
 import { USER_STOP_MARKERS } from '../src/domains/trajectory.js';
+import { connectEnv } from '../src/lab/env/client.js';
 import { END_TOOL, REPLY_TOOL, StepActionSchema } from '../src/lab/env/mcp.js';
 import { EnvObservationSchema, EnvStateSchema, envToolSpecs, type EnvAction } from '../src/lab/env/session.js';
 import { envSessionOptions, nextAction } from '../src/lab/env/setup.js';
@@ -290,6 +291,16 @@ describe('MCP over the WebSocket and the end action', () => {
     client.close();
     await client.closed;
   }, 60_000);
+
+  it("is what the TypeScript client's mcp() speaks", async () => {
+    const client = await connectEnv(`${http.replace(/^http/, 'ws')}/ws`);
+    await client.reset({ task: 'billing_020' });
+    const listed = await client.mcp('tools/list');
+    expect(listed).toMatchObject({ type: 'mcp', data: { jsonrpc: '2.0', id: 1, result: { tools: expect.any(Array) } } });
+    const called = await client.mcp('tools/call', { name: 'list_plans', arguments: {} });
+    expect(called).toMatchObject({ type: 'mcp', data: { id: 2, result: { isError: false } } });
+    await client.close();
+  });
 
   it("takes OpenEnv's MCP actions as steps (its MCPToolClient's list_tools and call_tool)", async () => {
     const client = await connect(`${http.replace(/^http/, 'ws')}/ws`);
