@@ -436,7 +436,7 @@ program
   .description('environments for RL trainers')
   .command('serve')
   .description(
-    "an OpenEnv-compatible environment server over a domain's tasks: WebSocket /ws, HTTP /reset /step /state /health /schema /metadata",
+    "an OpenEnv-compatible environment server over a domain's tasks: WebSocket /ws, MCP at /mcp, HTTP /reset /step /state /health /schema /metadata /openapi.json",
   )
   .addOption(domainOption())
   .addOption(new Option('--tasks <set>', 'the main tasks, or hand-off variants').choices(['main', 'handoff']).default('main'))

@@ -78,6 +78,12 @@ export interface RunEpisodeOptions {
   /** Tool errors over the whole run that end it (`too_many_errors`; tau2-bench's default is 10). */
   maxErrors?: number;
   evaluate?: EvaluateOptions;
+  /**
+   * True once the agent has ended the conversation (an environment's `end` action): the turn in
+   * progress keeps its tool calls and last words, but neither a hand-off the harness made after
+   * them (the agent gave no further step) nor another customer turn; the episode ends as `agent_stop`.
+   */
+  endedByAgent?: () => boolean;
 }
 
 export interface EpisodeResult {
@@ -129,6 +135,7 @@ function appendTurn(
   executed: ReadonlyMap<string, { injected: boolean }>,
   turn: number,
   applied: boolean,
+  endedByAgent = false,
 ): void {
   const outcomes = new Map(result.steps.flatMap((s) => (s.type === 'tool' ? [[s.call.id, s.outcome] as const] : [])));
   const modelSteps = result.steps.filter((s) => s.type === 'model' && s.toolCalls.length > 0);
@@ -194,7 +201,7 @@ function appendTurn(
   }
   if (result.type === 'reply') {
     messages.push({ role: 'assistant', content: result.text, toolCalls: [] });
-  } else if (result.type === 'handoff' && handoffCallId === null) {
+  } else if (result.type === 'handoff' && handoffCallId === null && !endedByAgent) {
     // The decider or the harness's own limits handed off: recorded as the hand-off action it is.
     const id = `handoff_turn_${turn}`;
     const args = { target: result.target.id, reason: result.reason, summary: result.summary };
@@ -329,8 +336,13 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeRes
     lastTurn = null;
     const outcome = await runner.handleCustomerMessage(conversation.id, { text: said.text, idempotencyKey: `turn-${customerTurn}` });
     const result = lastTurn as TurnResult | null;
-    if (result) appendTurn(messages, result, executed, customerTurn, outcome.type === 'handoff' && outcome.applied);
+    const ended = options.endedByAgent?.() ?? false;
+    if (result) appendTurn(messages, result, executed, customerTurn, outcome.type === 'handoff' && outcome.applied, ended);
     executed.clear();
+    if (ended) {
+      termination = 'agent_stop';
+      break;
+    }
     if (outcome.type === 'reply') view.push({ from: 'agent', text: outcome.text });
     else if (outcome.type === 'handoff') {
       transferred = outcome.applied;

@@ -27,11 +27,19 @@ describe('an environment session', () => {
       over_at_reset: true,
       why_over: expect.stringMatching(/before the agent's first turn/),
     });
-    expect(result.observation['policy']).toBe(domain.policy);
+    // The same system prompt an episode's first request carries.
+    const second = new EnvSession(options);
+    const other = await second.reset({ task: options.plan.find((p) => p.variant?.kind !== 'ask_human_direct')!.key });
+    second.close();
+    expect(other.done).toBe(false);
+    expect(result.observation['policy']).toBe(other.observation['policy']);
+    expect(result.observation['policy']).toContain(domain.policy);
     const tools = (result.observation['tools'] as Array<{ function: { name: string } }>).map((t) => t.function.name);
     expect(tools).toContain('handoff');
     expect(tools.length).toBeGreaterThan(5);
-    const said = JSON.stringify(result.observation['customer_message'] ?? '');
+    // The customer's opening is what the agent is shown, not the simulator's marker-only last turn.
+    expect(result.observation['customer_message']).toEqual(expect.stringMatching(/\w{3}/));
+    const said = JSON.stringify(result.observation['customer_message']);
     for (const marker of USER_STOP_MARKERS) expect(said).not.toContain(marker);
   });
 

@@ -18,32 +18,108 @@ import {
   type Policy,
   type PolicyRequest,
   type PolicyResponse,
+  type ToolSpec,
 } from '../../core/index.js';
 import type { Domain } from '../../domains/domain.js';
-import { USER_STOP_MARKERS } from '../../domains/trajectory.js';
-import { agentDomainTools, handoffGraphOf } from '../../runtime/domain-agent.js';
+import { TERMINATION_REASONS, USER_STOP_MARKERS } from '../../domains/trajectory.js';
+import { buildChatMessages } from '../../runtime/chat-context.js';
+import { agentDomainTools, domainAgentConfig, handoffGraphOf } from '../../runtime/domain-agent.js';
 import { handoffToolSpecs } from '../../runtime/handoff-tool.js';
 import { toolSpec } from '../../runtime/tool.js';
 import { toOpenAiTools } from '../../llm/openai-wire.js';
 import { rewardInput, type Reward } from '../../rewards/index.js';
 import { toRecord } from '../records.js';
-import { runEpisode, type EpisodeResult } from '../run-episode.js';
+import { LAB_AGENT, runEpisode, type EpisodeResult } from '../run-episode.js';
 import type { Planned } from '../eval/run-eval.js';
 import type { UserSimulator } from '../user.js';
 
 /** What the trainer sends as `step` data. Unknown fields are refused, as OpenEnv's actions do. */
 export const EnvActionSchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('message'), content: z.string().min(1), metadata: z.record(z.string(), z.unknown()).optional() }),
-  z.strictObject({
-    type: z.literal('tool_call'),
-    name: z.string().min(1),
-    arguments: z.record(z.string(), z.unknown()).default({}),
-    /** Words shown to the customer with the call (a hand-off's message). */
-    content: z.string().optional(),
-    metadata: z.record(z.string(), z.unknown()).optional(),
-  }),
+  z
+    .strictObject({
+      type: z.literal('message'),
+      content: z.string().min(1).describe('What the agent says to the customer; the turn ends and the customer answers.'),
+      metadata: z.record(z.string(), z.unknown()).optional(),
+    })
+    .describe('A reply to the customer.'),
+  z
+    .strictObject({
+      type: z.literal('tool_call'),
+      name: z.string().min(1).describe("One of the reset observation's tools (a domain tool, or the hand-off)."),
+      arguments: z.record(z.string(), z.unknown()).default({}).describe("The call's arguments, as the tool's JSON Schema says."),
+      /** Words shown to the customer with the call (a hand-off's message). */
+      content: z.string().optional().describe("Words shown to the customer with the call (a hand-off's message)."),
+      metadata: z.record(z.string(), z.unknown()).optional(),
+    })
+    .describe('One tool call; the observation is its result.'),
+  z
+    .strictObject({
+      type: z.literal('end'),
+      content: z.string().min(1).optional().describe('Last words to the customer, if any.'),
+      metadata: z.record(z.string(), z.unknown()).optional(),
+    })
+    .describe('The agent ends the conversation: the episode is over (agent_stop) and scored.'),
 ]);
 export type EnvAction = z.infer<typeof EnvActionSchema>;
+
+/** A tool as OpenEnv's MCP observations list it. */
+const McpToolSchema = z.object({ name: z.string(), description: z.string(), input_schema: z.record(z.string(), z.unknown()) });
+
+const OpenAiToolSchema = z.object({
+  type: z.literal('function'),
+  function: z.object({ name: z.string(), description: z.string().optional(), parameters: z.record(z.string(), z.unknown()) }),
+});
+
+/**
+ * Every field an observation can carry (OpenEnv's `observation` of a result, `reward` and `done`
+ * beside it). The tests parse every observation the server sends with it, so `/schema` is what is sent.
+ */
+export const EnvObservationSchema = z.strictObject({
+  task: z.string().optional().describe('On reset: the plan key of the episode (domain/task#style#trial, or a variant).'),
+  policy: z.string().optional().describe("On reset: the agent's system prompt (the domain's policy): a trainer's system turn."),
+  tools: z
+    .array(z.union([OpenAiToolSchema, McpToolSchema]))
+    .optional()
+    .describe("On reset: the agent's tools as OpenAI function tools (hand-off included); for a list_tools action: the MCP tools."),
+  customer_message: z.string().nullable().optional().describe("The customer's new message (never a simulator's stop marker)."),
+  tool_result: z
+    .object({ tool_call_id: z.string().optional(), name: z.string().optional(), content: z.string() })
+    .optional()
+    .describe("The result of the agent's last tool call, or the harness's refusal of it."),
+  harness_note: z.string().optional().describe('The harness speaking to the agent (a refused reply to rewrite, say).'),
+  tool_name: z.string().optional().describe('For a call_tool action (OpenEnv MCP): the tool called.'),
+  result: z
+    .object({
+      content: z.array(z.object({ type: z.literal('text'), text: z.string() })),
+      structuredContent: z.unknown(),
+      isError: z.boolean(),
+    })
+    .optional()
+    .describe("For a call_tool action: the MCP result (text for the model; the step's result beside it)."),
+  over_at_reset: z.boolean().optional().describe("On reset: the episode ended before the agent's first turn."),
+  why_over: z.string().optional().describe('With over_at_reset: why.'),
+  termination: z.enum(TERMINATION_REASONS).optional().describe("When done: how the episode ended (tau2-bench's reasons)."),
+  success: z.boolean().optional().describe("When done: the evaluator's verdict."),
+  handed_off: z.boolean().optional().describe('When done: whether the conversation was handed to a person.'),
+  reward_name: z.string().optional().describe('When done: the reward the server pays (task, r2 or dense).'),
+  reward_components: z.record(z.string(), z.unknown()).optional().describe('When done: every component the reward was built from.'),
+});
+
+/** OpenEnv's state (`episode_id`, `step_count`) with the episode's task and whether it is over. */
+export const EnvStateSchema = z.strictObject({
+  episode_id: z.string().nullable(),
+  step_count: z.number().int().nonnegative(),
+  task: z.string().nullable(),
+  done: z.boolean(),
+});
+
+/** The tools an agent of this domain has, as the harness offers them: the domain's own, then the hand-off. */
+export function envToolSpecs(domain: Domain): ToolSpec[] {
+  return [
+    ...agentDomainTools(domain).map(toolSpec),
+    ...handoffToolSpecs(handoffGraphOf(domain), domain.transferTool === TAU2_TRANSFER_TOOL),
+  ];
+}
 
 /** OpenEnv's wire shape of a result: the observation's own fields, then reward and done. */
 export interface EnvResult {
@@ -52,12 +128,7 @@ export interface EnvResult {
   done: boolean;
 }
 
-export interface EnvState {
-  episode_id: string | null;
-  step_count: number;
-  task: string | null;
-  done: boolean;
-}
+export type EnvState = z.infer<typeof EnvStateSchema>;
 
 /** An error the trainer caused (bad action, no episode): the session stays usable. */
 export class EnvError extends Error {
@@ -84,6 +155,7 @@ export interface EnvSessionOptions {
 type Event = { kind: 'request'; request: PolicyRequest } | { kind: 'ended'; result: EpisodeResult } | { kind: 'failed'; error: unknown };
 
 const NO_USAGE = { promptTokens: 0, completionTokens: 0 };
+const ENDED_BY_AGENT = 'the agent ended the conversation';
 
 export class EnvSession {
   readonly #options: EnvSessionOptions;
@@ -92,6 +164,8 @@ export class EnvSession {
   #steps = 0;
   #calls = 0;
   #done = false;
+  /** The agent sent `end`: the episode stops after the turn in progress. */
+  #ended = false;
   #generation = 0;
   #pending: ((response: PolicyResponse) => void) | null = null;
   #events: Event[] = [];
@@ -126,6 +200,7 @@ export class EnvSession {
     this.#steps = 0;
     this.#calls = 0;
     this.#done = false;
+    this.#ended = false;
     this.#events = [];
     const policy: Policy = {
       name: 'external',
@@ -133,6 +208,8 @@ export class EnvSession {
         new Promise<PolicyResponse>((resolve) => {
           if (generation !== this.#generation)
             return resolve({ ok: false, failure: { kind: 'aborted', message: 'the session was reset' } });
+          // After `end` the harness asks again only when it refused the last words (a guardrail): nothing more is said.
+          if (this.#ended) return resolve({ ok: false, failure: { kind: 'aborted', message: ENDED_BY_AGENT } });
           this.#pending = resolve;
           this.#push({ kind: 'request', request });
         }),
@@ -145,6 +222,7 @@ export class EnvSession {
       agent: { name: 'external', policy, handoff: true, confirmWrites: production, outputGuardrails: production },
       user: this.#options.userFor(planned),
       seed: planned.seed,
+      endedByAgent: () => generation === this.#generation && this.#ended,
     }).then(
       (result) => generation === this.#generation && this.#push({ kind: 'ended', result }),
       (error: unknown) => generation === this.#generation && this.#push({ kind: 'failed', error }),
@@ -157,11 +235,8 @@ export class EnvSession {
         ...first,
         observation: {
           task: planned.key,
-          policy: this.#options.domain.policy,
-          tools: toOpenAiTools([
-            ...agentDomainTools(this.#options.domain).map(toolSpec),
-            ...handoffToolSpecs(handoffGraphOf(this.#options.domain), this.#options.domain.transferTool === TAU2_TRANSFER_TOOL),
-          ]),
+          policy: systemPromptOf(this.#options.domain),
+          tools: toOpenAiTools(envToolSpecs(this.#options.domain)),
           over_at_reset: true,
           why_over:
             "the harness ended the episode before the agent's first turn (a hand-off the decider made on the customer's opening); reset for another",
@@ -198,15 +273,20 @@ export class EnvSession {
     const respond = this.#pending;
     this.#pending = null;
     this.#steps++;
+    if (action.type === 'end') this.#ended = true;
     respond(
-      action.type === 'message'
-        ? { ok: true, content: action.content, toolCalls: [], usage: NO_USAGE }
-        : {
-            ok: true,
-            content: action.content ?? null,
-            toolCalls: [{ id: `call_${this.#calls++}`, name: action.name, arguments: JSON.stringify(action.arguments) }],
-            usage: NO_USAGE,
-          },
+      action.type === 'end'
+        ? action.content
+          ? { ok: true, content: action.content, toolCalls: [], usage: NO_USAGE }
+          : { ok: false, failure: { kind: 'aborted', message: ENDED_BY_AGENT } }
+        : action.type === 'message'
+          ? { ok: true, content: action.content, toolCalls: [], usage: NO_USAGE }
+          : {
+              ok: true,
+              content: action.content ?? null,
+              toolCalls: [{ id: `call_${this.#calls++}`, name: action.name, arguments: JSON.stringify(action.arguments) }],
+              usage: NO_USAGE,
+            },
     );
     return this.#next();
   }
@@ -249,11 +329,12 @@ export class EnvSession {
       seed: planned.seed,
     });
     const scored = await this.#options.reward.score(rewardInput(record, this.#options.domain));
-    const lastCustomer = [...record.messages].reverse().find((m) => m.role === 'user');
+    // The customer's last words: the simulator's stop markers (###STOP###, ###TRANSFER###) are for
+    // the runner, never for an agent, and a turn that was only a marker is passed over.
+    const said = record.messages.flatMap((m) => (m.role === 'user' ? [withoutStopMarkers(m.content)] : [])).filter((t) => t !== null);
     return {
       observation: {
-        // The user simulator's stop markers (###STOP###, ###TRANSFER###) are for the runner, never for an agent.
-        customer_message: lastCustomer?.role === 'user' ? withoutStopMarkers(lastCustomer.content) : null,
+        customer_message: said.at(-1) ?? null,
         termination: record.termination,
         success: record.evaluation.success,
         handed_off: record.evaluation.handoff.transferred,
@@ -264,6 +345,12 @@ export class EnvSession {
       done: true,
     };
   }
+}
+
+/** The agent's system prompt as the harness builds it (the policy, then its rules for tool output), with no turn yet. */
+export function systemPromptOf(domain: Domain): string {
+  const [system] = buildChatMessages(domainAgentConfig(domain, [], { id: LAB_AGENT }), [], []);
+  return system?.content ?? domain.policy;
 }
 
 /** A customer's text without the simulator's stop markers, or null when nothing else is left. */
