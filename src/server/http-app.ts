@@ -1,16 +1,19 @@
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
+import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Clock, ConversationId } from '../core/index.js';
 import type { ConversationService } from '../runtime/service/conversation-service.js';
 import type { Directory } from '../store/directory.js';
 import { DEFAULT_SESSION_MS } from './auth/staff-accounts.js';
+import { registerConsoleStatic } from './console-static.js';
 import { registerConversationRoutes } from './conversation-routes.js';
 import { errorBody, frameworkErrorHandler, HttpError, installErrorHandlers } from './http-errors.js';
 import { registerMetricsRoutes } from './metrics-routes.js';
 import { routeDocs } from './route-docs.js';
 import { registerStaffRoutes, type StaffedQueue } from './staff-routes.js';
+import { registerStaffStream } from './staff-stream.js';
 
 /** Largest request body accepted unless configured (bytes). */
 export const DEFAULT_BODY_LIMIT_BYTES = 256 * 1024;
@@ -43,7 +46,12 @@ export interface HttpAppOptions {
   bodyLimitBytes?: number;
   /** Fastify's logger: off (default), on, or pino options. */
   logger?: FastifyServerOptions['logger'];
+  /** Where the built staff console is (default: web/dist/console of this package). */
+  consoleDir?: string;
 }
+
+/** Largest WebSocket message accepted (bytes). */
+const MAX_WS_MESSAGE_BYTES = 64 * 1024;
 
 /** Host names a server on loopback answers to by default. */
 export const LOOPBACK_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
@@ -115,6 +123,9 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   });
 
   await app.register(cookie);
+  // One registration for every WebSocket route of this app (the staff stream, …): a second one
+  // would answer each upgrade twice.
+  await app.register(websocket, { options: { maxPayload: MAX_WS_MESSAGE_BYTES } });
   await app.register(rateLimit, {
     global: false,
     // What this returns is thrown, and answered by the error handler like every other error.
@@ -167,5 +178,9 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     sessionMs: options.sessionMs ?? DEFAULT_SESSION_MS,
   });
   registerMetricsRoutes(app, { store: options.service.gateway.store, auth, metricsToken: options.metricsToken ?? null });
+
+  // The staff console: its live stream and its static files (docs/console.md).
+  registerStaffStream(app, { service: options.service, auth, queues: options.queues, allowedHosts: allowed });
+  registerConsoleStatic(app, options.consoleDir);
   return app;
 }
