@@ -199,28 +199,27 @@ export function registerStaffStream(app: FastifyInstance, options: StaffStreamOp
         );
       }, sessionCheckMs);
 
-      socket.on('message', (data, isBinary) => {
-        const text = isBinary ? null : data.toString();
+      /** One request, after checking that the session still holds (a signed-out console acts on nothing). */
+      async function handle(text: string | null): Promise<void> {
+        if (!(await staffForToken(auth.directory, caller.token, auth.clock)))
+          return end(STREAM_CLOSE.signedOut, 'the session ended: sign in again');
         if (text === null || text.length > MAX_REQUEST_BYTES) {
-          void send({ type: 'error', code: 'invalid_request', message: `send JSON text of at most ${MAX_REQUEST_BYTES} bytes` });
-          return;
+          return send({ type: 'error', code: 'invalid_request', message: `send JSON text of at most ${MAX_REQUEST_BYTES} bytes` });
         }
         let parsed: unknown;
         try {
           parsed = JSON.parse(text);
         } catch {
-          void send({ type: 'error', code: 'invalid_request', message: 'a request is a JSON object' });
-          return;
+          return send({ type: 'error', code: 'invalid_request', message: 'a request is a JSON object' });
         }
         const request = StreamRequestSchema.safeParse(parsed);
         if (!request.success) {
           const issue = request.error.issues[0];
-          void send({
+          return send({
             type: 'error',
             code: 'invalid_request',
             message: `${issue?.path.join('.') || 'request'}: ${issue?.message ?? 'invalid'}`,
           });
-          return;
         }
         const r = request.data;
         if (r.type === 'queue') {
@@ -238,18 +237,24 @@ export function registerStaffStream(app: FastifyInstance, options: StaffStreamOp
         follows.delete(id);
         if (r.type === 'unfollow') return;
         if (follows.size >= MAX_FOLLOWS) {
-          void send({
+          return send({
             type: 'error',
             code: 'too_many_follows',
             message: `follow at most ${MAX_FOLLOWS} conversations at once`,
             conversation: id,
           });
-          return;
         }
         const controller = new AbortController();
         follows.set(id, controller);
         ended.signal.addEventListener('abort', () => controller.abort(), { once: true });
         void follow(id, Number(r.after), controller.signal).catch(() => end(1011, 'the stream failed: reconnect'));
+      }
+
+      // Requests are handled one at a time, in the order they came.
+      let handling: Promise<void> = Promise.resolve();
+      socket.on('message', (data, isBinary) => {
+        const text = isBinary ? null : data.toString();
+        handling = handling.then(() => handle(text)).catch(() => end(1011, 'the stream failed: reconnect'));
       });
 
       socket.on('close', () => {
