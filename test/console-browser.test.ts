@@ -233,6 +233,13 @@ describe('the staff console in Chromium', () => {
       data: { staff: ana.id, notes: 'Customer is fine now; no refunds on this bill.' },
     });
 
+    // The agent has the conversation again: it answers the customer's next message, and the console shows that live.
+    await c.say('Thanks. Another question: when is my next bill due?');
+    const answer = await c.waitFor((m) => m.from === 'agent');
+    await page.getByRole('tab', { name: /Transcript/ }).click();
+    await page.locator('.transcript .msg.agent .text').filter({ hasText: answer.text.slice(0, 40) }).first().waitFor();
+    await page.getByRole('tab', { name: 'Packet' }).click();
+
     // A phone's width: one column, nothing wider than the screen, still accessible.
     await page.setViewportSize({ width: 390, height: 844 });
     await page.getByTestId('packet').waitFor();
