@@ -161,9 +161,12 @@ describe('the staff console in Chromium', () => {
     await axe(page, 'sign in');
     await shot(page, 'sign-in');
 
-    await page.getByLabel('E-mail address').fill(ana.email);
-    await page.getByLabel('Password').fill(ana.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    // By keyboard alone: type, Tab, type, Enter.
+    await page.getByLabel('E-mail address').focus();
+    await page.keyboard.type(ana.email);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(ana.password);
+    await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Waiting for a person' }).waitFor();
     await page.getByTestId('connection').filter({ hasText: 'Live' }).waitFor();
     // A mark on the page: if anything reloaded it, the mark would be gone.
@@ -195,7 +198,16 @@ describe('the staff console in Chromium', () => {
     await axe(page, 'conversation (waiting)');
     await shot(page, 'conversation');
 
-    await page.getByRole('button', { name: 'Claim' }).click();
+    // Claim by keyboard: the button is reachable with Tab and pressed with Enter.
+    const claim = page.getByRole('button', { name: 'Claim' });
+    for (
+      let tabs = 0;
+      tabs < 30 && !(await claim.evaluate((el) => el === (el.ownerDocument as { activeElement: unknown }).activeElement));
+      tabs += 1
+    ) {
+      await page.keyboard.press('Tab');
+    }
+    await page.keyboard.press('Enter');
     const replyBox = page.getByLabel('Reply to the customer');
     await replyBox.waitFor();
     await expect(page.getByTestId('state').textContent()).resolves.toMatch(/human active · you/);
@@ -237,7 +249,11 @@ describe('the staff console in Chromium', () => {
     await c.say('Thanks. Another question: when is my next bill due?');
     const answer = await c.waitFor((m) => m.from === 'agent');
     await page.getByRole('tab', { name: /Transcript/ }).click();
-    await page.locator('.transcript .msg.agent .text').filter({ hasText: answer.text.slice(0, 40) }).first().waitFor();
+    await page
+      .locator('.transcript .msg.agent .text')
+      .filter({ hasText: answer.text.slice(0, 40) })
+      .first()
+      .waitFor();
     await page.getByRole('tab', { name: 'Packet' }).click();
 
     // A phone's width: one column, nothing wider than the screen, still accessible.
@@ -305,6 +321,14 @@ describe('the staff console in Chromium', () => {
     await expect(loser.getByRole('button', { name: 'Claim' }).count()).resolves.toBe(0);
     await axe(loser, 'stale claim');
     await shot(loser, 'claim-lost');
+
+    // The winner transfers it, cold, to another queue: it waits there again.
+    const winnerPage = winner === bo ? b.page : d.page;
+    await winnerPage.getByLabel('Transfer (cold) to the queue').selectOption('queue_complaints');
+    await winnerPage.getByRole('button', { name: 'Transfer' }).click();
+    await winnerPage.getByTestId('state').filter({ hasText: 'waiting in complaints' }).waitFor();
+    const moved = await staffRead(c.id, bo.token);
+    expect(moved.conversation).toMatchObject({ state: 'QUEUED', owner: { type: 'queue', id: 'queue_complaints' } });
     expect([...b.errors, ...d.errors]).toEqual([]);
   });
 
@@ -366,6 +390,15 @@ describe('the staff console in Chromium', () => {
     const logged = read.events.flatMap((e) => (e.type === 'message.received' ? [e.data.message.text] : []));
     expect(texts).toEqual(logged);
     await shot(page, 'reconnected');
+
+    // Close, with a reason.
+    await page.getByLabel('Close with the reason').fill('answered by phone');
+    await page.getByRole('button', { name: 'Close', exact: true }).click();
+    await page.getByTestId('state').filter({ hasText: 'closed' }).waitFor();
+    expect((await staffRead(c.id, dee.token)).events.at(-1)).toMatchObject({
+      type: 'conversation.closed',
+      data: { reason: 'answered by phone' },
+    });
     expect(errors.filter((e) => !/WebSocket/.test(e))).toEqual([]);
   });
 });
