@@ -25,6 +25,8 @@ export interface StaffStreamOptions {
 
 /** Log entries sent in one batch at most. */
 const BATCH = 200;
+/** Bytes queued for one console before its readers wait for the socket. */
+const HIGH_WATER_BYTES = 1024 * 1024;
 /** Conversations one connection may follow at once. */
 const MAX_FOLLOWS = 20;
 /** Largest message a console may send (bytes); a follow request is far smaller. */
@@ -81,6 +83,24 @@ export function registerStaffStream(app: FastifyInstance, options: StaffStreamOp
   const watch = createQueueWatch({ store, wakeups, rereadMs });
   const callers = new WeakMap<FastifyRequest, StaffCaller>();
   const sockets = new Set<WebSocket>();
+  // Consoles that follow one conversation wake together at the same cursor: they share one read
+  // of the log (the same query has the same answer) and one serialisation of what it returned.
+  const reads = new Map<string, Promise<StoredEvent[]>>();
+  const serialised = new WeakMap<readonly StoredEvent[], string>();
+  const readAfter = (id: ConversationId, after: number): Promise<StoredEvent[]> => {
+    const key = `${id}:${after}`;
+    let read = reads.get(key);
+    if (!read) {
+      read = store.listEvents(id, { afterSeq: after, limit: BATCH }).finally(() => reads.delete(key));
+      reads.set(key, read);
+    }
+    return read;
+  };
+  const eventsJson = (events: readonly StoredEvent[]): string => {
+    let json = serialised.get(events);
+    if (json === undefined) serialised.set(events, (json = JSON.stringify(events)));
+    return json;
+  };
   app.addHook('preClose', async () => {
     watch.close();
     for (const socket of sockets) socket.close(STREAM_CLOSE.goingAway, 'the server is stopping');
@@ -104,12 +124,22 @@ export function registerStaffStream(app: FastifyInstance, options: StaffStreamOp
       const named = new Set<string>();
       let stopQueue: (() => void) | null = null;
 
-      const send = (message: StreamMessage): Promise<void> =>
-        new Promise((resolve) => {
-          if (socket.readyState !== socket.OPEN) return resolve();
-          // Resolves once written: a slow console slows its own reader, never the server.
-          socket.send(JSON.stringify(message), () => resolve());
-        });
+      const sendText = (text: string): Promise<void> => {
+        if (socket.readyState !== socket.OPEN) return Promise.resolve();
+        // Past the high-water mark the reader waits for the write: a slow console slows its own
+        // reader and holds a bounded buffer, never the server's memory.
+        if (socket.bufferedAmount < HIGH_WATER_BYTES) {
+          socket.send(text);
+          return Promise.resolve();
+        }
+        return new Promise((resolve) => socket.send(text, () => resolve()));
+      };
+      const send = (message: StreamMessage): Promise<void> => sendText(JSON.stringify(message));
+      /** An `events` message, its shared part serialised once for every console that reads the same entries. */
+      const sendEvents = (id: ConversationId, events: readonly StoredEvent[], found: Colleague[]): Promise<void> =>
+        sendText(
+          `{"type":"events","conversation":${JSON.stringify(id)},"events":${eventsJson(events)},"cursor":"${events.at(-1)!.seq}","people":${JSON.stringify(found)}}`,
+        );
       const end = (code: number, reason: string) => {
         if (socket.readyState === socket.OPEN) socket.close(code, reason);
       };
@@ -135,14 +165,14 @@ export function registerStaffStream(app: FastifyInstance, options: StaffStreamOp
           const mark = wakeups.mark(id);
           let events: StoredEvent[];
           try {
-            events = await store.listEvents(id, { afterSeq: cursor, limit: BATCH });
+            events = await readAfter(id, cursor);
           } catch {
             events = [];
           }
           if (signal.aborted) return;
           const last = events.at(-1);
           if (last) {
-            await send({ type: 'events', conversation: id, events, cursor: String(last.seq), people: await people(events) });
+            await sendEvents(id, events, await people(events));
             cursor = last.seq;
             continue;
           }
