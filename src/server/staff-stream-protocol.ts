@@ -57,6 +57,8 @@ export type StreamMessage =
 export const STREAM_CLOSE = {
   /** The session ended (signed out or expired): sign in again. */
   signedOut: 4401,
+  /** The console fell too far behind (1 MiB unsent): reconnect and resume from the cursor. */
+  tooSlow: 4408,
   /** The server is shutting down: reconnect later. */
   goingAway: 1001,
 } as const;

@@ -6,6 +6,7 @@ import type { ConversationService } from '../runtime/service/conversation-servic
 import { requireStaff, SESSION_COOKIE, type CallerDeps, type StaffCaller } from './auth/callers.js';
 import { staffForToken } from './auth/staff-accounts.js';
 import { HttpError } from './http-errors.js';
+import { createLogTails } from './log-tails.js';
 import { createQueueWatch } from './queue-watch.js';
 import type { StaffedQueue } from './staff-routes.js';
 import { STREAM_CLOSE, StreamRequestSchema, type Colleague, type QueueItem, type StreamMessage } from './staff-stream-protocol.js';
@@ -83,23 +84,21 @@ export function registerStaffStream(app: FastifyInstance, options: StaffStreamOp
   const watch = createQueueWatch({ store, wakeups, rereadMs });
   const callers = new WeakMap<FastifyRequest, StaffCaller>();
   const sockets = new Set<WebSocket>();
-  // Consoles that follow one conversation wake together at the same cursor: they share one read
-  // of the log (the same query has the same answer) and one serialisation of what it returned.
-  const reads = new Map<string, Promise<StoredEvent[]>>();
-  const serialised = new WeakMap<readonly StoredEvent[], string>();
-  const readAfter = (id: ConversationId, after: number): Promise<StoredEvent[]> => {
-    const key = `${id}:${after}`;
-    let read = reads.get(key);
-    if (!read) {
-      read = store.listEvents(id, { afterSeq: after, limit: BATCH }).finally(() => reads.delete(key));
-      reads.set(key, read);
-    }
-    return read;
+  const tails = createLogTails({ store, wakeups, rereadMs, batch: BATCH });
+  // The staff ids a batch mentions, found once for every console it is handed to.
+  const mentions = new WeakMap<readonly StoredEvent[], string[]>();
+  const mentionedIn = (events: readonly StoredEvent[]): string[] => {
+    let ids = mentions.get(events);
+    if (!ids) mentions.set(events, (ids = [...new Set(events.flatMap(staffMentioned))]));
+    return ids;
   };
-  const eventsJson = (events: readonly StoredEvent[]): string => {
-    let json = serialised.get(events);
-    if (json === undefined) serialised.set(events, (json = JSON.stringify(events)));
-    return json;
+  const colleagues = async (ids: readonly string[]): Promise<Colleague[]> => {
+    const found: Colleague[] = [];
+    for (const id of ids) {
+      const account = await auth.directory.staffById(id as StaffId);
+      if (account) found.push({ id: account.id, name: account.name, email: account.email });
+    }
+    return found;
   };
   app.addHook('preClose', async () => {
     watch.close();
@@ -120,8 +119,8 @@ export function registerStaffStream(app: FastifyInstance, options: StaffStreamOp
       const caller = callers.get(request)!;
       sockets.add(socket);
       const ended = new AbortController();
-      const follows = new Map<ConversationId, AbortController>();
-      const named = new Set<string>();
+      /** What this connection follows; `stop` ends one follow (before it has started, too). */
+      const follows = new Map<ConversationId, { stopped: boolean; stop: () => void }>();
       let stopQueue: (() => void) | null = null;
 
       const sendText = (text: string): Promise<void> => {
@@ -135,55 +134,45 @@ export function registerStaffStream(app: FastifyInstance, options: StaffStreamOp
         return new Promise((resolve) => socket.send(text, () => resolve()));
       };
       const send = (message: StreamMessage): Promise<void> => sendText(JSON.stringify(message));
-      /** An `events` message, its shared part serialised once for every console that reads the same entries. */
-      const sendEvents = (id: ConversationId, events: readonly StoredEvent[], found: Colleague[]): Promise<void> =>
-        sendText(
-          `{"type":"events","conversation":${JSON.stringify(id)},"events":${eventsJson(events)},"cursor":"${events.at(-1)!.seq}","people":${JSON.stringify(found)}}`,
-        );
       const end = (code: number, reason: string) => {
         if (socket.readyState === socket.OPEN) socket.close(code, reason);
       };
 
-      const people = async (events: readonly StoredEvent[]): Promise<Colleague[]> => {
-        const fresh = [...new Set(events.flatMap(staffMentioned))].filter((id) => !named.has(id));
-        const found: Colleague[] = [];
-        for (const id of fresh) {
-          named.add(id);
-          const account = await auth.directory.staffById(id as StaffId);
-          if (account) found.push({ id: account.id, name: account.name, email: account.email });
-        }
-        return found;
-      };
+      // Entries are sent in log order: a batch that must wait for colleagues' names holds the ones after it.
+      let named: Promise<void> = Promise.resolve();
+      let waitingForNames = 0;
+      const eventsText = (id: ConversationId, json: string, cursor: number, found: readonly Colleague[]) =>
+        `{"type":"events","conversation":${JSON.stringify(id)},"events":${json},"cursor":"${cursor}","people":${JSON.stringify(found)}}`;
 
-      async function follow(id: ConversationId, after: number, signal: AbortSignal): Promise<void> {
+      /** Follows a conversation's log after `after`: its state first, then every entry, in order, once. */
+      async function follow(id: ConversationId, after: number, entry: { stopped: boolean; stop: () => void }): Promise<void> {
         const conversation = await store.getConversation(id);
-        if (signal.aborted) return;
         if (!conversation) return send({ type: 'error', code: 'not_found', message: `there is no conversation ${id}`, conversation: id });
+        if (entry.stopped) return;
         await send({ type: 'conversation', conversation });
-        let cursor = after;
-        while (!signal.aborted) {
-          const mark = wakeups.mark(id);
-          let events: StoredEvent[];
-          try {
-            events = await readAfter(id, cursor);
-          } catch {
-            events = [];
-          }
-          if (signal.aborted) return;
-          const last = events.at(-1);
-          if (last) {
-            await sendEvents(id, events, await people(events));
-            cursor = last.seq;
-            continue;
-          }
-          const started = Date.now();
-          await wakeups.wait(id, rereadMs, mark, signal);
-          // Woken at once with nothing written: the wake-ups are closed, the server is stopping.
-          // The console reconnects and resumes from its cursor.
-          if (!signal.aborted && wakeups.mark(id) === mark && Date.now() - started < rereadMs / 2) {
-            return end(STREAM_CLOSE.goingAway, 'the server is stopping');
-          }
-        }
+        if (entry.stopped) return;
+        const stop = tails.follow(id, {
+          cursor: after,
+          deliver(events, json) {
+            const cursor = events.at(-1)!.seq;
+            // Past the high-water mark the console is too far behind to hold in memory: it
+            // reconnects and resumes from its cursor, missing nothing.
+            if (socket.bufferedAmount >= HIGH_WATER_BYTES)
+              return end(STREAM_CLOSE.tooSlow, 'too far behind: reconnect and resume from your cursor');
+            const ids = mentionedIn(events);
+            if (ids.length === 0 && waitingForNames === 0) return void sendText(eventsText(id, json, cursor, []));
+            waitingForNames += 1;
+            named = named
+              .then(async () => void (await sendText(eventsText(id, json, cursor, await colleagues(ids)))))
+              .catch(() => end(1011, 'the stream failed: reconnect'))
+              .finally(() => (waitingForNames -= 1));
+          },
+          stopping: () => end(STREAM_CLOSE.goingAway, 'the server is stopping'),
+        });
+        entry.stop = () => {
+          entry.stopped = true;
+          stop();
+        };
       }
 
       let queueBusy = false;
@@ -263,7 +252,7 @@ export function registerStaffStream(app: FastifyInstance, options: StaffStreamOp
           return;
         }
         const id = r.conversation as ConversationId;
-        follows.get(id)?.abort();
+        follows.get(id)?.stop();
         follows.delete(id);
         if (r.type === 'unfollow') return;
         if (follows.size >= MAX_FOLLOWS) {
@@ -274,10 +263,9 @@ export function registerStaffStream(app: FastifyInstance, options: StaffStreamOp
             conversation: id,
           });
         }
-        const controller = new AbortController();
-        follows.set(id, controller);
-        ended.signal.addEventListener('abort', () => controller.abort(), { once: true });
-        void follow(id, Number(r.after), controller.signal).catch(() => end(1011, 'the stream failed: reconnect'));
+        const entry = { stopped: false, stop: () => void (entry.stopped = true) };
+        follows.set(id, entry);
+        void follow(id, Number(r.after), entry).catch(() => end(1011, 'the stream failed: reconnect'));
       }
 
       // Requests are handled one at a time, in the order they came.
@@ -290,6 +278,8 @@ export function registerStaffStream(app: FastifyInstance, options: StaffStreamOp
       socket.on('close', () => {
         sockets.delete(socket);
         ended.abort();
+        for (const entry of follows.values()) entry.stop();
+        follows.clear();
         stopQueue?.();
         clearInterval(sessionTimer);
       });
