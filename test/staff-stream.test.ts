@@ -167,6 +167,30 @@ describe('the staff stream', () => {
     second.close();
   });
 
+  it('hands several consoles on one conversation each its own entries after its own cursor, once, in order', async () => {
+    const ana = await runtime.staff('agent', ['billing']);
+    const c = await runtime.open();
+    for (let i = 1; i <= 3; i += 1) await post(`/v1/conversations/${c.id}/messages`, c.token, { text: `early ${i}` }, `e-${i}`);
+    await runtime.runtime.service.idle();
+    const early = await runtime.store.listEvents(c.id);
+    const middle = early[Math.floor(early.length / 2)]!.seq;
+    // One console follows live from the end, one from the middle, one from the start; then more lands.
+    const consoles = [];
+    for (const after of [early.at(-1)!.seq, middle, 0]) {
+      const client = await connect({ authorization: `Bearer ${ana.token}` });
+      client.send({ type: 'follow', conversation: c.id, after: String(after) });
+      consoles.push({ client, after });
+    }
+    for (let i = 1; i <= 4; i += 1) await post(`/v1/conversations/${c.id}/messages`, c.token, { text: `late ${i}` }, `l-${i}`);
+    await runtime.runtime.service.idle();
+    const log = await runtime.store.listEvents(c.id);
+    for (const { client, after } of consoles) {
+      const got = await events(client, c.id, after, log.length - after);
+      expect(got).toEqual(log.slice(after));
+      client.close();
+    }
+  });
+
   it('answers a bad request with an error and stays open', async () => {
     const ana = await runtime.staff('agent', ['billing']);
     const client = await connect({ authorization: `Bearer ${ana.token}` });
