@@ -270,6 +270,7 @@ describe('the staff console in Chromium', () => {
     // Signing out ends the session: the API refuses the cookie afterwards.
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await expect(page.evaluate(async () => (await fetch('/v1/staff/me')).status)).resolves.toBe(401);
 
     expect(errors).toEqual([]);
     expect(requests.every((u) => u.startsWith(runtime.base) || u.startsWith(runtime.base.replace('http:', 'ws:')))).toBe(true);

@@ -124,20 +124,36 @@ export class ConsoleStream {
       }
       this.receive(message);
     };
+    let opened = false;
+    socket.addEventListener('open', () => (opened = true));
     socket.onclose = (e) => {
       if (this.socket !== socket) return;
       this.socket = null;
       if (this.stopped) return;
-      if (e.code === 4401) {
-        this.connection = 'signed_out';
-        this.changed();
-        return;
-      }
+      if (e.code === 4401) return this.signedOut();
       this.connection = 'reconnecting';
       this.changed();
-      this.timer = setTimeout(() => this.connect(), this.retryMs);
-      this.retryMs = Math.min(this.retryMs * 2, 5000);
+      // A refused upgrade is only "closed" to a page: ask whether the session still holds.
+      if (!opened) {
+        void fetch('/v1/staff/me', { credentials: 'same-origin' }).then(
+          (res) => (res.status === 401 ? this.signedOut() : this.retry()),
+          () => this.retry(),
+        );
+        return;
+      }
+      this.retry();
     };
+  }
+
+  private retry(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => this.connect(), this.retryMs);
+    this.retryMs = Math.min(this.retryMs * 2, 5000);
+  }
+
+  private signedOut(): void {
+    this.connection = 'signed_out';
+    this.changed();
   }
 
   private receive(message: StreamMessage): void {
