@@ -1,6 +1,6 @@
 /**
  * The staff stream (`GET /v1/staff/stream`) over a real WebSocket against a composed runtime on
- * SQLite: who may open it (staff only; a cookie only from a page this server serves), the log
+ * SQLite and on PostgreSQL: who may open it (staff only; a cookie only from a page this server serves), the log
  * of a followed conversation from a cursor, in order and once, across a reconnect; writes that
  * bypass this process's wake-ups still arrive (the log is the truth); bad requests are answered,
  * never fatal; the queue follows the skills; a signed-out session is closed.
@@ -13,14 +13,6 @@ import { handoffPolicy, startTestRuntime, type TestRuntime } from './support/run
 
 let runtime: TestRuntime;
 let wsBase: string;
-
-beforeAll(async () => {
-  runtime = await startTestRuntime('sqlite', { policy: () => handoffPolicy() });
-  wsBase = runtime.base.replace('http:', 'ws:');
-});
-afterAll(async () => {
-  await runtime?.close();
-});
 
 /** A stream client that queues what it is sent, so a test can wait for the next message that matches. */
 async function connect(headers: Record<string, string>) {
@@ -89,7 +81,15 @@ async function events(client: Awaited<ReturnType<typeof connect>>, id: string, a
   return got;
 }
 
-describe('the staff stream', () => {
+describe.each(['sqlite', 'postgres'] as const)('the staff stream on %s', (kind) => {
+  beforeAll(async () => {
+    runtime = await startTestRuntime(kind, { policy: () => handoffPolicy() });
+    wsBase = runtime.base.replace('http:', 'ws:');
+  });
+  afterAll(async () => {
+    await runtime?.close();
+  });
+
   it('opens for staff only, and by cookie only from a page this server serves', async () => {
     const ana = await runtime.staff('agent', ['billing']);
     const customer = await runtime.open();
