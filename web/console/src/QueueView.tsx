@@ -49,7 +49,11 @@ export function QueueView({ stream }: { stream: ConsoleStream }) {
                 <td className="intent">{intentText(item.intent ?? item.packet?.['intent'])}</td>
                 <td>{words(item.reason)}</td>
                 <td>{words(item.queue)}</td>
-                <td className="waited">{duration(item.waitedMs + Math.max(0, now - stream.queueAt))}</td>
+                <td className="waited">
+                  {duration(item.waitedMs + Math.max(0, now - stream.queueAt))}
+                  {item.promisedWaitMs !== null && <span className="promised"> (promised {duration(item.promisedWaitMs)})</span>}
+                  {item.priority !== 'normal' && <span className="priority"> · {words(item.priority)} priority</span>}
+                </td>
                 <td>
                   <a
                     className="button"
