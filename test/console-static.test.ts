@@ -22,6 +22,7 @@ describe('the console files', () => {
     mkdirSync(join(dir, 'assets'));
     writeFileSync(join(dir, 'index.html'), '<!doctype html><title>c</title>');
     writeFileSync(join(dir, 'assets', 'index-abc.js'), 'console.log(1)');
+    writeFileSync(join(dir, '.built'), 'stamp');
     const app = await appOver(dir);
     expect((await app.inject('/console')).headers['location']).toBe('/console/');
     const page = await app.inject('/console/');
@@ -36,6 +37,7 @@ describe('the console files', () => {
     expect(script.headers['cache-control']).toContain('immutable');
     expect((await app.inject('/console/queue')).body).toBe('<!doctype html><title>c</title>');
     expect((await app.inject('/console/assets/missing.js')).statusCode).toBe(404);
+    expect((await app.inject('/console/.built')).body).not.toContain('stamp');
     expect((await app.inject('/console/../package.json')).statusCode).not.toBe(200);
     expect((await app.inject('/console/%2e%2e/%2e%2e/package.json')).body).not.toContain('"name"');
     await app.close();

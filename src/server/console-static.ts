@@ -45,6 +45,8 @@ function readTree(root: string): Map<string, StaticFile> {
   const files = new Map<string, StaticFile>();
   const walk = (dir: string) => {
     for (const name of readdirSync(dir)) {
+      // Dot-files (the build's stamp) are not the console's.
+      if (name.startsWith('.')) continue;
       const path = join(dir, name);
       if (statSync(path).isDirectory()) walk(path);
       else {
