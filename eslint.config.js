@@ -8,6 +8,8 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   { languageOptions: { globals: globals.node } },
+  // The staff console runs in the browser (its own tsconfig: web/tsconfig.json).
+  { files: ['web/console/**/*.{ts,tsx}'], languageOptions: { globals: globals.browser } },
   {
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',

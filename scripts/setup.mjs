@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildConsole } from './build-console.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const marker = join(root, 'node_modules', '.baton-installed');
@@ -22,3 +23,5 @@ if (!existsSync(marker) || readFileSync(marker, 'utf8') !== lockHash) {
 }
 console.error('baton: building…');
 run('npx tsc -p tsconfig.json');
+// The staff console (Vite), only when its sources changed since the last build.
+buildConsole();

@@ -104,6 +104,21 @@ export function addBenchCommands(program: Command): void {
     });
 
   bench
+    .command('console')
+    .description(
+      'events per second pushed to connected consoles over the staff stream, and the log-to-console delay, against a raw WebSocket broadcast',
+    )
+    .option('--json', 'print only the JSON result on stdout')
+    .option('--consoles <n>', 'consoles connected, each following the conversation', positive, 200)
+    .option('--events <n>', 'events written per round', positive, 1000)
+    .option('--rounds <n>', 'alternating measurement rounds', positive, 3)
+    .action(async (opts: { json?: boolean; consoles: number; events: number; rounds: number }) => {
+      const { benchConsole } = await import('./bench-console.js');
+      const result = await benchConsole({ ...opts, progress: (line) => process.stderr.write(`baton bench: ${line}\n`) });
+      process.stdout.write(`${JSON.stringify(result, null, opts.json ? 0 : 2)}\n`);
+    });
+
+  bench
     .command('gateway')
     .description('gateway send + CAS transition rate against a bare compare-and-set on the same database, and race counters')
     .option('--json', 'print only the JSON result on stdout')

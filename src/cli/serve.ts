@@ -70,6 +70,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   process.stderr.write(
     `baton: serving on http://${options.host}:${port} — store: ${describeStore(options.store)}; domain: ${runtime.domain.name}; agents: ${agents}\n` +
       `baton: try  curl -s -XPOST http://${options.host}:${port}/v1/conversations   (README: "Run it for your team")\n` +
+      `baton: staff console at http://${options.host}:${port}/console/\n` +
       'baton: press Ctrl-C to stop\n',
   );
   if (!isLoopback(bindHost)) {

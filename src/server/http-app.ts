@@ -1,11 +1,13 @@
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
+import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Clock, ConversationId } from '../core/index.js';
 import type { ConversationService } from '../runtime/service/conversation-service.js';
 import type { Directory } from '../store/directory.js';
 import { DEFAULT_SESSION_MS } from './auth/staff-accounts.js';
+import { registerConsoleStatic } from './console-static.js';
 import { registerConversationRoutes } from './conversation-routes.js';
 import { errorBody, frameworkErrorHandler, HttpError, installErrorHandlers } from './http-errors.js';
 import { registerMetricsRoutes } from './metrics-routes.js';
@@ -13,6 +15,7 @@ import { routeDocs } from './route-docs.js';
 import { registerStaffRoutes, type StaffedQueue } from './staff-routes.js';
 import { registerOfferRoutes } from './offer-routes.js';
 import type { RuntimeRouter } from '../runtime/router/runtime-router.js';
+import { registerStaffStream } from './staff-stream.js';
 
 /** Largest request body accepted unless configured (bytes). */
 export const DEFAULT_BODY_LIMIT_BYTES = 256 * 1024;
@@ -47,7 +50,12 @@ export interface HttpAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** The router: presence and offers for staff (absent: the queue is worked by claiming only). */
   router?: RuntimeRouter;
+  /** Where the built staff console is (default: web/dist/console of this package). */
+  consoleDir?: string;
 }
+
+/** Largest WebSocket message accepted (bytes). */
+const MAX_WS_MESSAGE_BYTES = 64 * 1024;
 
 /** Host names a server on loopback answers to by default. */
 export const LOOPBACK_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
@@ -119,6 +127,9 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   });
 
   await app.register(cookie);
+  // One registration for every WebSocket route of this app (the staff stream, …): a second one
+  // would answer each upgrade twice.
+  await app.register(websocket, { options: { maxPayload: MAX_WS_MESSAGE_BYTES } });
   await app.register(rateLimit, {
     global: false,
     // What this returns is thrown, and answered by the error handler like every other error.
@@ -173,5 +184,9 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   });
   registerMetricsRoutes(app, { store: options.service.gateway.store, auth, metricsToken: options.metricsToken ?? null });
   if (options.router) registerOfferRoutes(app, { router: options.router, auth });
+
+  // The staff console: its live stream and its static files (docs/console.md).
+  registerStaffStream(app, { service: options.service, auth, queues: options.queues, allowedHosts: allowed });
+  registerConsoleStatic(app, options.consoleDir);
   return app;
 }

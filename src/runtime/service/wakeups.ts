@@ -16,6 +16,11 @@ export interface Wakeups {
   wait(conversationId: ConversationId, ms: number, mark: number, signal?: AbortSignal): Promise<void>;
   /** Ends every wait now and every later one at once (shutdown: readers answer what they have). */
   close(): void;
+  /**
+   * Calls `listener` after every write to any conversation (a reader of many, like the staff
+   * queue, that cannot name the conversation it waits for); returns the call that stops it.
+   */
+  listen(listener: (conversationId: ConversationId) => void): () => void;
 }
 
 const MAX_MARKS = 100_000;
@@ -25,15 +30,22 @@ export function createWakeups(): Wakeups {
   // Write counts of the conversations someone reads. Bounded: past the cap they start again, which
   // costs a reader at most one re-read interval, never an event.
   const marks = new Map<ConversationId, number>();
+  const listeners = new Set<(conversationId: ConversationId) => void>();
   let closed = false;
   return {
+    listen(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     close() {
       closed = true;
+      listeners.clear();
       for (const set of waiters.values()) for (const wake of [...set]) wake();
       waiters.clear();
     },
     notify(conversationId) {
       if (marks.has(conversationId)) marks.set(conversationId, marks.get(conversationId)! + 1);
+      for (const listener of listeners) listener(conversationId);
       const set = waiters.get(conversationId);
       if (!set) return;
       waiters.delete(conversationId);

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { ConversationIdSchema, type Conversation, type QueueId, type StaffRole, type StoredEvent } from '../core/index.js';
+
+/**
+ * The messages of the staff stream (`GET /v1/staff/stream`, a WebSocket): what a console sends
+ * and what it is sent. Shared by the server and the console (which imports the types only).
+ */
+
+const cursor = z.string().regex(/^(0|[1-9]\d{0,15})$/, 'a cursor is the `cursor` of the last batch received, or "0"');
+
+/** What a console sends: follow a conversation's log after a cursor, stop, or follow the queue. */
+export const StreamRequestSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('follow'), conversation: ConversationIdSchema, after: cursor }),
+  z.strictObject({ type: z.literal('unfollow'), conversation: ConversationIdSchema }),
+  z.strictObject({ type: z.literal('queue'), follow: z.boolean() }),
+]);
+export type StreamRequest = z.infer<typeof StreamRequestSchema>;
+
+/** A colleague as the console names them ("claimed by …"). */
+export interface Colleague {
+  id: string;
+  name: string;
+  email: string;
+}
+
+/** One waiting conversation of the queue view: the same item `GET /v1/queue` answers. */
+export interface QueueItem {
+  id: string;
+  version: number;
+  state: string;
+  queue: string | null;
+  reason: string | null;
+  intent: unknown;
+  priority: string;
+  waitedMs: number;
+  promisedWaitMs: number | null;
+  packet: Record<string, unknown> | null;
+}
+
+/** What the server sends. */
+export type StreamMessage =
+  /** First message: who is connected, and the queues (for transfers). */
+  | { type: 'hello'; staff: { id: string; name: string; email: string; role: StaffRole }; queues: QueueId[] }
+  /** The conversation as it was just before `events` were read (its log may be further on). */
+  | { type: 'conversation'; conversation: Conversation }
+  /**
+   * Log entries after the cursor the console gave, in order, each once; `cursor` is where to
+   * resume from. `people` names the staff members the entries mention.
+   */
+  | { type: 'events'; conversation: string; events: StoredEvent[]; cursor: string; people: Colleague[] }
+  /** The queue as it is now (it is a state, not a history: each snapshot is complete). */
+  | { type: 'queue'; conversations: QueueItem[] }
+  /** A request refused; the connection stays open. */
+  | { type: 'error'; code: string; message: string; conversation?: string };
+
+/** Close codes of the stream (4000–4999 are the application's). */
+export const STREAM_CLOSE = {
+  /** The session ended (signed out or expired): sign in again. */
+  signedOut: 4401,
+  /** The console fell too far behind (1 MiB unsent): reconnect and resume from the cursor. */
+  tooSlow: 4408,
+  /** The server is shutting down: reconnect later. */
+  goingAway: 1001,
+} as const;
