@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { AgentIdSchema, OwnershipPolicySchema } from '../core/index.js';
+import { ChannelsConfigSchema } from './channels-config.js';
 
 /** One agent of `baton serve`: its policy and its edges in the hand-off graph. */
 export const ServeAgentSchema = z.strictObject({
@@ -28,6 +29,8 @@ export const ServeConfigSchema = z
     allowedHosts: z.array(z.string().min(1).max(253)).max(50).default([]),
     /** Mark the session cookie Secure: set it when clients reach the server over HTTPS. */
     secureCookies: z.boolean().default(false),
+    /** Channels besides the HTTP API: WhatsApp, signed webhooks (docs/channels.md); secrets come from the environment. */
+    channels: ChannelsConfigSchema.optional(),
   })
   .superRefine((config, ctx) => {
     const ids = new Set<string>();

@@ -17,6 +17,11 @@ import type { Directory } from '../store/directory.js';
 import { directoryFor } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
 import type { ServeConfig } from './serve-config.js';
+import { createChannels, type Channels } from '../runtime/channels/channels.js';
+import type { Fetch } from '../runtime/channels/graph-fetch.js';
+import { createRuntimeRedactor } from '../runtime/service/redactor.js';
+import { channelStoreFor } from '../store/sql-channel-store.js';
+import { resolveChannels } from './channels-config.js';
 
 /** The model endpoint of `llm` agents, from BATON_LLM_BASE_URL, BATON_LLM_MODEL and BATON_LLM_API_KEY. */
 export interface LlmEndpoint {
@@ -52,6 +57,10 @@ export interface ServeRuntimeOptions {
   onTurnError?: (conversationId: string, error: unknown) => void;
   /** What keeps secrets out of the store (core's redaction; tests of storage itself pass `noRedaction`). */
   redact?: Redactor;
+  /** Where the channels' secrets are read from (the variables the configuration names). Default: process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** The `fetch` channels deliver with (default: the global one). */
+  channelFetch?: Fetch;
 }
 
 /** A composed runtime: the service, its HTTP app, and what they run on. */
@@ -61,6 +70,8 @@ export interface ServeRuntime {
   directory: Directory;
   app: FastifyInstance;
   agents: ReadonlyMap<AgentId, AgentConfig>;
+  /** The configured channels (null when there are none): close them before the store. */
+  channels: Channels | null;
 }
 
 /**
@@ -103,13 +114,28 @@ export async function composeServeRuntime(options: ServeRuntimeOptions): Promise
     ...config.ownership,
     agentEdges: Object.fromEntries(listed.map((a) => [a.id, a.handoffTo])),
   });
-  const gateway = createGateway({
+  const coreGateway = createGateway({
     store,
     clock,
     ids: createIdGenerator({ now: clock.now, random: secureRandom }),
     policy: ownership,
     defaultAgent: config.defaultAgent ?? listed[0]!.id,
   });
+  // Channels: their secrets from the environment, their rules on every send (src/runtime/channels/).
+  const resolved = resolveChannels(config.channels, options.env ?? process.env, clock, options.channelFetch);
+  const redact = options.redact ?? createRuntimeRedactor();
+  const channels =
+    resolved.adapters.length > 0
+      ? createChannels({
+          gateway: coreGateway,
+          channels: channelStoreFor(store),
+          adapters: resolved.adapters,
+          clock,
+          redact,
+          ...(resolved.retry ? { retry: resolved.retry } : {}),
+        })
+      : null;
+  const gateway = channels?.gateway ?? coreGateway;
   const service = createConversationService({
     gateway,
     agents,
@@ -121,8 +147,9 @@ export async function composeServeRuntime(options: ServeRuntimeOptions): Promise
     buildPacket: domainPacketBuilder(domain),
     clock,
     ...(options.onTurnError ? { onTurnError: options.onTurnError } : {}),
-    ...(options.redact ? { redact: options.redact } : {}),
+    redact,
   });
+  channels?.attach(service);
   const directory = directoryFor(store);
   const app = await buildHttpApp({
     service,
@@ -134,6 +161,7 @@ export async function composeServeRuntime(options: ServeRuntimeOptions): Promise
     secureCookies: config.secureCookies,
     metricsToken: options.metricsToken ?? null,
     ...(options.logger !== undefined ? { logger: options.logger } : {}),
+    ...(channels ? { channels: { channels, whatsapp: resolved.whatsapp, webhooks: resolved.webhooks } } : {}),
   });
-  return { domain, service, directory, app, agents };
+  return { domain, service, directory, app, agents, channels };
 }

@@ -57,6 +57,9 @@ export async function serve(options: ServeOptions): Promise<void> {
   }
   const recovered = await service.recover();
   if (recovered.turns + recovered.handoffs > 0) log.info(recovered, 'recovered work a previous process left');
+  // Channels: deliver what the log says was sent and a previous process did not deliver.
+  runtime.channels?.onDeliveryError((conversationId, error) => log.error({ conversationId, err: error }, 'a channel delivery failed'));
+  await runtime.channels?.recover();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   const agents = [...runtime.agents.keys()].join(', ');
@@ -79,5 +82,6 @@ export async function serve(options: ServeOptions): Promise<void> {
   service.stopWaiting();
   await app.close();
   await service.idle();
+  await runtime.channels?.close();
   await store.close();
 }

@@ -173,6 +173,11 @@ export function evolve(conversation: Conversation | null, event: EvolvableEvent)
     case 'approval.requested':
     case 'approval.decided':
     case 'packet.built':
+    case 'delivery.refused':
+    case 'delivery.succeeded':
+    case 'delivery.failed':
+    case 'delivery.status_reported':
+    case 'template.chosen':
       return conversation;
     default: {
       const { data } = event;

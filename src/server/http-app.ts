@@ -6,6 +6,7 @@ import type { Clock, ConversationId } from '../core/index.js';
 import type { ConversationService } from '../runtime/service/conversation-service.js';
 import type { Directory } from '../store/directory.js';
 import { DEFAULT_SESSION_MS } from './auth/staff-accounts.js';
+import { registerChannelRoutes, type ChannelRoutesOptions } from './channel-routes.js';
 import { registerConversationRoutes } from './conversation-routes.js';
 import { errorBody, frameworkErrorHandler, HttpError, installErrorHandlers } from './http-errors.js';
 import { registerMetricsRoutes } from './metrics-routes.js';
@@ -43,6 +44,8 @@ export interface HttpAppOptions {
   bodyLimitBytes?: number;
   /** Fastify's logger: off (default), on, or pino options. */
   logger?: FastifyServerOptions['logger'];
+  /** The configured channels and their inbound routes (WhatsApp, signed webhooks); none by default. */
+  channels?: ChannelRoutesOptions;
 }
 
 /** Host names a server on loopback answers to by default. */
@@ -167,5 +170,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     sessionMs: options.sessionMs ?? DEFAULT_SESSION_MS,
   });
   registerMetricsRoutes(app, { store: options.service.gateway.store, auth, metricsToken: options.metricsToken ?? null });
+  if (options.channels) {
+    await registerChannelRoutes(app, { ...options.channels, service: options.service, auth, clock: options.clock, bodyLimitBytes });
+  }
   return app;
 }
