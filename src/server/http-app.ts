@@ -58,6 +58,25 @@ export function hostNameOf(host: string | undefined): string | null {
   return match ? match[1]!.toLowerCase() : null;
 }
 
+/** Query parameters whose values are secrets (WhatsApp's handshake sends its verify token in the URL). */
+const SECRET_QUERY = /([?&]hub\.verify_token=)[^&]*/gi;
+
+/** The request URL as logged: secret query values replaced. */
+export const loggableUrl = (url: string): string => url.replace(SECRET_QUERY, '$1[redacted]');
+
+/** Fastify's logger option, with request URLs logged without secret query values. */
+function withoutSecretsInUrls(logger: NonNullable<FastifyServerOptions['logger']>): NonNullable<FastifyServerOptions['logger']> {
+  if (logger === false) return logger;
+  const base = logger === true ? {} : logger;
+  const req = (request: { method: string; url: string; hostname: string; ip: string }) => ({
+    method: request.method,
+    url: loggableUrl(request.url),
+    host: request.hostname,
+    remoteAddress: request.ip,
+  });
+  return { ...base, serializers: { ...(base.serializers ?? {}), req } };
+}
+
 /**
  * Builds the HTTP API over the runtime service, not yet listening. Every route knows who calls
  * (customer token, staff session, or nobody); bodies are JSON only; every error, including unknown
@@ -67,7 +86,7 @@ export function hostNameOf(host: string | undefined): string | null {
 export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInstance> {
   const bodyLimitBytes = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
   const app = Fastify({
-    logger: options.logger ?? false,
+    logger: withoutSecretsInUrls(options.logger ?? false),
     bodyLimit: bodyLimitBytes,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: frameworkErrorHandler(bodyLimitBytes),

@@ -72,6 +72,8 @@ export async function startTestRuntime(
     clock?: Clock;
     /** Where the channels' secrets come from, instead of process.env. */
     env?: NodeJS.ProcessEnv;
+    /** Fastify's logger (off by default). */
+    logger?: Parameters<typeof composeServeRuntime>[0]['logger'];
   } = {},
 ): Promise<TestRuntime> {
   const opened = options.store ? { store: options.store, cleanup: () => {} } : await openTestStore(kind);
@@ -84,6 +86,7 @@ export async function startTestRuntime(
     ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.env ? { env: options.env } : {}),
+    ...(options.logger !== undefined ? { logger: options.logger } : {}),
   });
   const base = await runtime.app.listen({ port: 0, host: '127.0.0.1' });
   return {
