@@ -84,7 +84,7 @@ function textOf(m: z.infer<typeof WaMessageSchema>): string {
     const title = m.interactive?.button_reply?.title ?? m.interactive?.list_reply?.title;
     if (title !== undefined) return title;
   }
-  return `(the customer sent a ${m.type} message, which this channel does not carry as text)`;
+  return `(the customer sent a message of type ${m.type}, which this channel does not carry as text)`;
 }
 
 /**
