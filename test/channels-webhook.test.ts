@@ -153,6 +153,65 @@ describe('webhook channel: inbound signatures', () => {
   });
 });
 
+describe('channel routes: whatever a caller sends is a 4xx and changes nothing', () => {
+  it('answers other content types, oversized and odd requests with 4xx', async () => {
+    const secrets = channelSecrets();
+    const server = await startTestRuntime('sqlite', {
+      env: secrets,
+      config: {
+        channels: {
+          whatsapp: {
+            graphBaseUrl: 'http://127.0.0.1:9/v21.0',
+            appSecretEnv: 'BATON_WHATSAPP_APP_SECRET',
+            verifyTokenEnv: 'BATON_WHATSAPP_VERIFY_TOKEN',
+            accessTokenEnv: 'BATON_WHATSAPP_ACCESS_TOKEN',
+            templates: [],
+            windowMarginMs: 60_000,
+          },
+          webhooks: [{ id: 'crm', deliverTo: 'http://127.0.0.1:9/in', secretEnv: 'BATON_WEBHOOK_CRM_SECRET', replayWindowMs: 300_000 }],
+        },
+      },
+    });
+    closers.push(server.close);
+    const send = (path: string, init: RequestInit) => fetch(`${server.base}${path}`, init).then((r) => r.status);
+    for (const path of ['/v1/channels/whatsapp/webhook', '/v1/channels/webhooks/crm']) {
+      expect(await send(path, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hi' }), path).toBe(415);
+      expect(await send(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '' }), path).toBe(401);
+      expect(
+        await send(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(300 * 1024) }),
+        path,
+      ).toBe(413);
+    }
+    expect(await send('/v1/channels/webhooks/CRM', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).toBe(
+      400,
+    );
+    expect(await send('/v1/channels/whatsapp/webhook?hub.mode=subscribe&hub.mode=subscribe&hub.verify_token=x&hub.challenge=1', {})).toBe(
+      400,
+    );
+    expect(
+      await send(
+        `/v1/channels/whatsapp/webhook?hub.mode=subscribe&hub.verify_token=${secrets.BATON_WHATSAPP_VERIFY_TOKEN}&hub.challenge=%3Cscript%3E`,
+        {},
+      ),
+    ).toBe(400);
+    // Staff routes of channels: a customer token or nobody is refused; an unknown conversation is 404.
+    const c = await server.open();
+    expect(await send(`/v1/conversations/${c.id}/channel`, {})).toBe(401);
+    expect(await send(`/v1/conversations/${c.id}/channel`, { headers: { authorization: `Bearer ${c.token}` } })).toBe(403);
+    const person = await server.staff('agent');
+    const auth = { authorization: `Bearer ${person.token}`, 'content-type': 'application/json' };
+    expect(await fetch(`${server.base}/v1/conversations/${c.id}/channel`, { headers: auth }).then((r) => r.json())).toEqual({
+      channel: null,
+    });
+    const template = JSON.stringify({ name: 'x', language: 'en', parameters: [], version: 1 });
+    expect(await send(`/v1/conversations/${c.id}/templates`, { method: 'POST', headers: auth, body: template })).toBe(403);
+    expect(
+      await send('/v1/conversations/conv_00000000000000000000000000/templates', { method: 'POST', headers: auth, body: template }),
+    ).toBe(404);
+    expect(await server.store.listConversationIds()).toEqual([c.id]);
+  });
+});
+
 describe('webhook channel: outbound deliveries', () => {
   it('signs each delivery and names it, so the receiver can check and keep it once', async () => {
     const { server, receiver, secret } = await start();

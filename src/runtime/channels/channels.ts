@@ -93,16 +93,17 @@ export function createChannels(options: ChannelsOptions) {
     } finally {
       if (opening.get(key) === mine) opening.delete(key);
     }
+    // The window opens when the customer writes (never later than we hear of it), and before the
+    // message is stored: the agent's answer, which runs as soon as it is, must find the window open.
+    const sent = Date.parse(inbound.sentAt);
+    const at = new Date(Number.isFinite(sent) ? Math.min(sent, clock.now()) : clock.now()).toISOString();
+    await channels.noteCustomerMessage(conversationId, at);
     const received = await serviceOrThrow().receive(conversationId, {
       text: inbound.text,
       idempotencyKey: `${inbound.channel}:${inbound.providerMessageId}`,
     });
     if (!received.ok) return { type: 'refused', reason: received.rejection.message };
     void received.turn?.catch(() => {});
-    // The window runs from when the customer sent it, never from later than we received it.
-    const sent = Date.parse(inbound.sentAt);
-    const at = new Date(Number.isFinite(sent) ? Math.min(sent, clock.now()) : clock.now()).toISOString();
-    await channels.noteCustomerMessage(conversationId, at);
     await channels.rememberMessage({
       channel: inbound.channel,
       providerMessageId: inbound.providerMessageId,
