@@ -11,7 +11,7 @@ import type { StaffId } from '../src/core/index.js';
 import { channelStoreFor } from '../src/store/sql-channel-store.js';
 import { fixedClock } from '../src/testing/fixed-clock.js';
 import { call, conversationOf, ofType, ORDER_TEMPLATE, settled, signIn, startWhatsAppRuntime } from './support/channel-runtime.js';
-import type { TestStoreKind } from './support/runtime-server.js';
+import { openTestStore, type TestStoreKind } from './support/runtime-server.js';
 
 const HOUR = 60 * 60_000;
 let closers: (() => Promise<void>)[] = [];
@@ -213,5 +213,39 @@ describe('WhatsApp: the 24-hour customer-service window', () => {
     await settled(server);
     expect(wa.accepted.at(-1)).toMatchObject({ type: 'text', text: 'Collect it tomorrow.' });
     expect(wa.accepted.filter((m) => m.outsideWindow)).toEqual([]);
+  });
+});
+
+describe('WhatsApp: delivery survives a restart', () => {
+  it('delivers after a restart what a stopped process was still retrying: the log is the outbox', async () => {
+    const opened = await openTestStore('sqlite');
+    const clock = fixedClock(Date.UTC(2026, 5, 1, 9));
+    // Long back-off: the first process is stopped while it waits to try again.
+    const delivery = { attempts: 5, baseMs: 60_000, maxMs: 60_000 };
+    const first = await startWhatsAppRuntime('sqlite', clock, { store: opened.store, delivery });
+    first.wa.failNext(1, 503);
+    await first.wa.customerWrites({ from: '447700900005', text: 'Where is my refund?' });
+    await first.wa.waitForRequests(1);
+    const id = (await conversationOf(first.server, first.wa.phoneNumberId, '447700900005'))!;
+    await first.server.close();
+    expect(first.wa.accepted).toEqual([]);
+
+    const second = await startWhatsAppRuntime('sqlite', clock, {
+      store: await opened.reopen(),
+      delivery,
+      secrets: first.secrets,
+      wa: first.wa,
+    });
+    closers.push(async () => {
+      await second.server.close();
+      await first.wa.close();
+      opened.cleanup();
+    });
+    await second.server.runtime.channels!.recover();
+    await settled(second.server);
+    expect(first.wa.accepted.map((m) => m.text)).toEqual(['Noted.']);
+    const events = await second.server.store.listEvents(id);
+    expect(ofType(events, 'delivery.succeeded')).toHaveLength(1);
+    expect(ofType(events, 'delivery.failed')).toEqual([]);
   });
 });

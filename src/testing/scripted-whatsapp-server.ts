@@ -57,6 +57,8 @@ export interface ScriptedWhatsAppServer {
   accepted: AcceptedMessage[];
   /** Requests to the messages endpoint, answered or not. */
   readonly requests: number;
+  /** Resolves once the messages endpoint has had `count` requests in all. */
+  waitForRequests(count: number): Promise<void>;
   /** The next `count` requests to the messages endpoint get `status` (500 by default) and are not accepted. */
   failNext(count: number, status?: number): void;
   /** Where webhooks go: Baton's `…/v1/channels/whatsapp/webhook`. */
@@ -96,6 +98,7 @@ export async function startScriptedWhatsAppServer(options: ScriptedWhatsAppServe
   const lastInbound = new Map<string, number>();
   let failures: { count: number; status: number } = { count: 0, status: 500 };
   let requests = 0;
+  const waiters: { count: number; resolve: () => void }[] = [];
   let webhook: string | null = null;
   let sequence = 0;
 
@@ -110,6 +113,10 @@ export async function startScriptedWhatsAppServer(options: ScriptedWhatsAppServe
           graphError(100, 'Unsupported request: this scripted server knows POST /{version}/{phone number id}/messages only'),
         );
       requests += 1;
+      for (const w of waiters.filter((w) => requests >= w.count)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve();
+      }
       if (req.headers.authorization !== `Bearer ${options.accessToken}`) return send(401, graphError(190, 'Invalid OAuth access token.'));
       if (failures.count > 0) {
         failures.count -= 1;
@@ -199,6 +206,10 @@ export async function startScriptedWhatsAppServer(options: ScriptedWhatsAppServe
     accepted,
     get requests() {
       return requests;
+    },
+    waitForRequests(count) {
+      if (requests >= count) return Promise.resolve();
+      return new Promise<void>((resolve) => waiters.push({ count, resolve }));
     },
     failNext(count, status = 500) {
       failures = { count, status };

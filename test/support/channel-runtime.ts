@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock, ConversationId, StoredEvent } from '../../src/core/index.js';
+import type { Store } from '../../src/store/store.js';
 import type { ServeConfig } from '../../src/cli/serve-config.js';
 import { channelStoreFor } from '../../src/store/sql-channel-store.js';
 import { startScriptedWhatsAppServer, type ScriptedWhatsAppServer } from '../../src/testing/scripted-whatsapp-server.js';
@@ -25,16 +26,28 @@ export const ORDER_TEMPLATE = {
 export async function startWhatsAppRuntime(
   kind: TestStoreKind,
   clock: Clock,
-  extra: { config?: Partial<ServeConfig>; policy?: NonNullable<Parameters<typeof startTestRuntime>[1]>['policy'] } = {},
+  extra: {
+    config?: Partial<ServeConfig>;
+    policy?: NonNullable<Parameters<typeof startTestRuntime>[1]>['policy'];
+    /** An open store to run on (a restart: the one the previous runtime used, reopened). */
+    store?: Store;
+    delivery?: { attempts: number; baseMs: number; maxMs: number };
+    /** The scripted Cloud API and secrets of a previous runtime (a restart). */
+    wa?: ScriptedWhatsAppServer;
+    secrets?: ReturnType<typeof channelSecrets>;
+  } = {},
 ): Promise<{ server: TestRuntime; wa: ScriptedWhatsAppServer; secrets: ReturnType<typeof channelSecrets>; close: () => Promise<void> }> {
-  const secrets = channelSecrets();
-  const wa = await startScriptedWhatsAppServer({
-    appSecret: secrets.BATON_WHATSAPP_APP_SECRET,
-    accessToken: secrets.BATON_WHATSAPP_ACCESS_TOKEN,
-    approvedTemplates: [`${ORDER_TEMPLATE.name}:${ORDER_TEMPLATE.language}`],
-    clock,
-  });
+  const secrets = extra.secrets ?? channelSecrets();
+  const wa =
+    extra.wa ??
+    (await startScriptedWhatsAppServer({
+      appSecret: secrets.BATON_WHATSAPP_APP_SECRET,
+      accessToken: secrets.BATON_WHATSAPP_ACCESS_TOKEN,
+      approvedTemplates: [`${ORDER_TEMPLATE.name}:${ORDER_TEMPLATE.language}`],
+      clock,
+    }));
   const server = await startTestRuntime(kind, {
+    ...(extra.store ? { store: extra.store } : {}),
     clock,
     env: secrets,
     policy: extra.policy ?? (() => notedPolicy()),
@@ -51,7 +64,7 @@ export async function startWhatsAppRuntime(
           windowMarginMs: 60_000,
         },
         webhooks: [],
-        delivery: { attempts: 3, baseMs: 5, maxMs: 20 },
+        delivery: extra.delivery ?? { attempts: 3, baseMs: 5, maxMs: 20 },
       },
     },
   });

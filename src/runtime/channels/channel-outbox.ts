@@ -52,6 +52,8 @@ export function createChannelOutbox(options: ChannelOutboxOptions) {
 
   const pause = (ms: number) =>
     new Promise<void>((resolve) => {
+      // A retry decided after close() began (its attempt was in flight) waits for nothing.
+      if (closed) return resolve();
       const entry = { timer: setTimeout(() => (timers.delete(entry), resolve()), ms), resolve };
       timers.add(entry);
     });
