@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Clock } from '../core/index.js';
 import type { ChannelAdapter } from '../runtime/channels/channel-port.js';
 import type { RetryPolicy } from '../runtime/channels/channel-outbox.js';
-import type { Fetch } from '../runtime/channels/graph-fetch.js';
+import type { Fetch } from '../runtime/channels/post-json.js';
 import { DEFAULT_REPLAY_WINDOW_MS } from '../runtime/channels/signatures.js';
 import { createWebhookChannel } from '../runtime/channels/webhook-channel.js';
 import { createWhatsAppChannel, templatePlaceholders } from '../runtime/channels/whatsapp-channel.js';

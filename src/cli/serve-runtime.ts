@@ -5,23 +5,22 @@ import { loadDomain } from '../domains/load-domain.js';
 import { createRuleAgent } from '../lab/agents/index.js';
 import { createOpenAiPolicy } from '../llm/openai-policy.js';
 import type { AgentConfig } from '../runtime/agent-config.js';
+import { createChannels, type Channels } from '../runtime/channels/channels.js';
+import type { Fetch } from '../runtime/channels/post-json.js';
 import { domainAgentConfig, domainHarnessTools, domainPacketBuilder } from '../runtime/domain-agent.js';
 import { createGateway } from '../runtime/gateway.js';
 import { harnessDecider } from '../runtime/harness-decider.js';
 import { createConversationService, type ConversationService } from '../runtime/service/conversation-service.js';
 import { holdingPolicy } from '../runtime/service/holding-turn.js';
-import type { Redactor } from '../runtime/service/redactor.js';
+import { createRuntimeRedactor, type Redactor } from '../runtime/service/redactor.js';
 import { secureRandom } from '../server/auth/secrets.js';
 import { buildHttpApp, LOOPBACK_HOSTS } from '../server/http-app.js';
 import type { Directory } from '../store/directory.js';
 import { directoryFor } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
-import type { ServeConfig } from './serve-config.js';
-import { createChannels, type Channels } from '../runtime/channels/channels.js';
-import type { Fetch } from '../runtime/channels/graph-fetch.js';
-import { createRuntimeRedactor } from '../runtime/service/redactor.js';
 import { channelStoreFor } from '../store/sql-channel-store.js';
 import { resolveChannels } from './channels-config.js';
+import type { ServeConfig } from './serve-config.js';
 
 /** The model endpoint of `llm` agents, from BATON_LLM_BASE_URL, BATON_LLM_MODEL and BATON_LLM_API_KEY. */
 export interface LlmEndpoint {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ChannelBinding } from '../../store/channel-store.js';
 import type { ChannelAdapter, DeliveryAttempt, OutboundMessage } from './channel-port.js';
-import { postJson, type Fetch } from './graph-fetch.js';
+import { postJson, type Fetch } from './post-json.js';
 import { signWebhook, WEBHOOK_DELIVERY_HEADER, WEBHOOK_SIGNATURE_HEADER } from './signatures.js';
 
 /** Options of {@link createWebhookChannel}. */

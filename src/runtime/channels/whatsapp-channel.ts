@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ChannelBinding } from '../../store/channel-store.js';
 import type { ChannelAdapter, DeliveryAttempt, FreeFormRefusal, OutboundMessage } from './channel-port.js';
-import { postJson, type Fetch } from './graph-fetch.js';
+import { postJson, type Fetch } from './post-json.js';
 import { parseWhatsappAddress } from './whatsapp-payload.js';
 import { insideWindow, windowDeadlineOf } from './whatsapp-window.js';
 
