@@ -103,6 +103,34 @@ for (const kind of ['memory', 'sqlite', 'postgres'] as const) {
       expect((await channels.listBindings(1000)).map((b) => b.address)).toContain('3:44');
     });
 
+    it("lends a conversation's delivery to one owner at a time, until the lease runs out or is given up", async () => {
+      await ready;
+      const a = await conversation(store);
+      const t = (minutes: number) => new Date(Date.UTC(2026, 0, 2, 0, minutes)).toISOString();
+      expect(await channels.lease(a, 'one', t(0), t(1))).toBe(false); // Not bound yet: nothing to deliver.
+      await channels.bind({ channel: 'whatsapp', address: '4:44', conversationId: a, boundAt: t(0) });
+      const [x, y] = await Promise.all([channels.lease(a, 'one', t(0), t(1)), channels.lease(a, 'two', t(0), t(1))]);
+      expect([x, y].filter(Boolean)).toHaveLength(1);
+      const holder = x ? 'one' : 'two';
+      const other = x ? 'two' : 'one';
+      expect(await channels.lease(a, holder, t(0), t(2))).toBe(true); // Renewed by its holder.
+      expect(await channels.lease(a, other, t(1), t(3))).toBe(false);
+      expect(await channels.lease(a, other, t(2), t(3))).toBe(true); // Ran out at t(2).
+      await channels.release(a, holder); // Not the holder now: changes nothing.
+      expect(await channels.lease(a, holder, t(2), t(3))).toBe(false);
+      await channels.release(a, other);
+      expect(await channels.lease(a, holder, t(2), t(3))).toBe(true);
+      // The lease is not part of what a binding says.
+      expect(Object.keys((await channels.bindingFor(a))!).sort()).toEqual([
+        'address',
+        'boundAt',
+        'channel',
+        'conversationId',
+        'deliveredSeq',
+        'lastCustomerAt',
+      ]);
+    });
+
     it('knows a provider message id and each status once', async () => {
       await ready;
       const a = await conversation(store);

@@ -249,3 +249,37 @@ describe('WhatsApp: delivery survives a restart', () => {
     expect(ofType(events, 'delivery.failed')).toEqual([]);
   });
 });
+
+describe('WhatsApp: two processes on one PostgreSQL', () => {
+  it('send each message once when both send to the same conversation at the same time', async () => {
+    const opened = await openTestStore('postgres');
+    const clock = { now: () => Date.now() };
+    const a = await startWhatsAppRuntime('postgres', clock, { store: opened.store });
+    const b = await startWhatsAppRuntime('postgres', clock, { store: await opened.reopen(), wa: a.wa, secrets: a.secrets });
+    closers.push(async () => {
+      await b.server.close();
+      await a.close();
+    });
+    await a.wa.customerWrites({ from: '447700900006', text: 'Where is my parcel?' });
+    await settled(b.server);
+    const id = (await conversationOf(a.server, a.wa.phoneNumberId, '447700900006'))!;
+    const person = await a.server.staff('supervisor');
+    const taken = await call(a.server, 'POST', `/v1/conversations/${id}/claim`, person.token, {
+      version: (await a.server.store.getConversation(id))!.version,
+    });
+    expect(taken.status).toBe(200);
+    const version = (taken.body['conversation'] as { version: number }).version;
+    const texts = Array.from({ length: 20 }, (_, i) => `update ${i + 1}`);
+    const answers = await Promise.all(
+      texts.map((text, i) =>
+        call(i % 2 === 0 ? a.server : b.server, 'POST', `/v1/conversations/${id}/replies`, person.token, { text, version }),
+      ),
+    );
+    expect(answers.map((r) => r.status)).toEqual(texts.map(() => 201));
+    for (const s of [a.server, b.server, a.server, b.server]) await settled(s);
+    const sent = a.wa.accepted.map((m) => m.text!);
+    expect(sent.filter((t) => t === 'Noted.')).toHaveLength(1);
+    expect(sent.filter((t) => t.startsWith('update ')).sort()).toEqual([...texts].sort());
+    expect(ofType(await a.server.store.listEvents(id), 'delivery.succeeded')).toHaveLength(21);
+  });
+});

@@ -40,6 +40,13 @@ export interface ChannelStore {
   listBindings(limit: number): Promise<ChannelBinding[]>;
   /** The customer wrote at `at`: the window opens from the latest such time (never moves back). */
   noteCustomerMessage(conversationId: ConversationId, at: string): Promise<void>;
+  /**
+   * Takes (or renews) the right to deliver a conversation's messages until `until`, for `owner`
+   * (one outbox): false while another owner's lease has not run out at `now`. ISO-8601 times.
+   */
+  lease(conversationId: ConversationId, owner: string, now: string, until: string): Promise<boolean>;
+  /** Gives the lease up, if `owner` holds it. */
+  release(conversationId: ConversationId, owner: string): Promise<void>;
   /** Outbound delivery has dealt with the log up to `seq` (never moves back). */
   advanceDelivered(conversationId: ConversationId, seq: number): Promise<void>;
   /** Remembers a provider's message id; `exists` when it was already known (a redelivery). */
@@ -56,6 +63,7 @@ export class MemoryChannelStore implements ChannelStore {
   readonly #bindings = new Map<string, ChannelBinding>();
   readonly #messages = new Map<string, ProviderMessage>();
   readonly #statuses = new Set<string>();
+  readonly #leases = new Map<ConversationId, { owner: string; until: string }>();
 
   async bind(input: Omit<ChannelBinding, 'deliveredSeq' | 'lastCustomerAt'>): Promise<ChannelBinding> {
     const key = `${input.channel}\n${input.address}`;
@@ -88,6 +96,16 @@ export class MemoryChannelStore implements ChannelStore {
   }
   async noteCustomerMessage(conversationId: ConversationId, at: string): Promise<void> {
     for (const b of this.#bindings.values()) if (b.conversationId === conversationId) b.lastCustomerAt = later(b.lastCustomerAt, at);
+  }
+  async lease(conversationId: ConversationId, owner: string, now: string, until: string): Promise<boolean> {
+    if (!(await this.bindingFor(conversationId))) return false;
+    const held = this.#leases.get(conversationId);
+    if (held && held.owner !== owner && held.until > now) return false;
+    this.#leases.set(conversationId, { owner, until });
+    return true;
+  }
+  async release(conversationId: ConversationId, owner: string): Promise<void> {
+    if (this.#leases.get(conversationId)?.owner === owner) this.#leases.delete(conversationId);
   }
   async advanceDelivered(conversationId: ConversationId, seq: number): Promise<void> {
     for (const b of this.#bindings.values()) if (b.conversationId === conversationId) b.deliveredSeq = Math.max(b.deliveredSeq, seq);

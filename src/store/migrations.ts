@@ -62,7 +62,8 @@ CREATE TABLE customer_tokens (
 
 // Channels (src/runtime/channels/): which conversation a customer's channel address is in now,
 // the customer's last message there (WhatsApp's 24-hour window) and how far delivery has got in
-// the log (`delivered_seq`, the outbox's cursor); provider message ids seen, so a redelivery is
+// the log (`delivered_seq`, the outbox's cursor) and which process is delivering (`lease_*`: one
+// at a time, so several processes never send the same message twice); provider message ids seen, so a redelivery is
 // stored once even after the address moved to a new conversation; the statuses each reported.
 // No secret is kept here: they come from the environment (docs/channels.md).
 const CHANNEL_TABLES = `
@@ -72,6 +73,8 @@ CREATE TABLE channel_addresses (
   conversation_id TEXT NOT NULL REFERENCES conversations (id),
   last_customer_at TEXT,
   delivered_seq INTEGER NOT NULL,
+  lease_owner TEXT,
+  lease_until TEXT,
   bound_at TEXT NOT NULL,
   PRIMARY KEY (channel, address)
 );

@@ -34,9 +34,10 @@ const messageOf = (r: MessageRow): ProviderMessage => ({
 
 // One statement text for both databases: `?` placeholders, numbered for PostgreSQL by `numbered`.
 const SQL = {
-  bind: `INSERT INTO channel_addresses (channel, address, conversation_id, last_customer_at, delivered_seq, bound_at)
-    VALUES (?, ?, ?, NULL, 0, ?) ON CONFLICT (channel, address) DO NOTHING`,
-  rebind: `UPDATE channel_addresses SET conversation_id = ?, last_customer_at = NULL, delivered_seq = 0, bound_at = ?
+  bind: `INSERT INTO channel_addresses (channel, address, conversation_id, last_customer_at, delivered_seq, lease_owner, lease_until, bound_at)
+    VALUES (?, ?, ?, NULL, 0, NULL, NULL, ?) ON CONFLICT (channel, address) DO NOTHING`,
+  rebind: `UPDATE channel_addresses SET conversation_id = ?, last_customer_at = NULL, delivered_seq = 0, lease_owner = NULL,
+    lease_until = NULL, bound_at = ?
     WHERE channel = ? AND address = ? AND conversation_id = ?`,
   byAddress: 'SELECT * FROM channel_addresses WHERE channel = ? AND address = ?',
   byConversation: 'SELECT * FROM channel_addresses WHERE conversation_id = ?',
@@ -44,6 +45,9 @@ const SQL = {
   // ISO-8601 texts of one format compare as times do.
   noteCustomer: `UPDATE channel_addresses SET last_customer_at = ?
     WHERE conversation_id = ? AND (last_customer_at IS NULL OR last_customer_at < ?)`,
+  lease: `UPDATE channel_addresses SET lease_owner = ?, lease_until = ?
+    WHERE conversation_id = ? AND (lease_owner IS NULL OR lease_owner = ? OR lease_until <= ?)`,
+  release: 'UPDATE channel_addresses SET lease_owner = NULL, lease_until = NULL WHERE conversation_id = ? AND lease_owner = ?',
   advance: 'UPDATE channel_addresses SET delivered_seq = ? WHERE conversation_id = ? AND delivered_seq < ?',
   remember: `INSERT INTO channel_messages (channel, provider_message_id, conversation_id, message_id, direction)
     VALUES (?, ?, ?, ?, ?) ON CONFLICT (channel, provider_message_id) DO NOTHING`,
@@ -96,6 +100,12 @@ export class SqliteChannelStore implements ChannelStore {
   async noteCustomerMessage(conversationId: ConversationId, at: string): Promise<void> {
     this.#run(SQL.noteCustomer, at, conversationId, at);
   }
+  async lease(conversationId: ConversationId, owner: string, now: string, until: string): Promise<boolean> {
+    return this.#run(SQL.lease, owner, until, conversationId, owner, now) === 1;
+  }
+  async release(conversationId: ConversationId, owner: string): Promise<void> {
+    this.#run(SQL.release, conversationId, owner);
+  }
   async advanceDelivered(conversationId: ConversationId, seq: number): Promise<void> {
     this.#run(SQL.advance, seq, conversationId, seq);
   }
@@ -140,6 +150,12 @@ export class PostgresChannelStore implements ChannelStore {
   }
   async noteCustomerMessage(conversationId: ConversationId, at: string): Promise<void> {
     await this.#query(SQL.noteCustomer, at, conversationId, at);
+  }
+  async lease(conversationId: ConversationId, owner: string, now: string, until: string): Promise<boolean> {
+    return (await this.#query(SQL.lease, owner, until, conversationId, owner, now)).rowCount === 1;
+  }
+  async release(conversationId: ConversationId, owner: string): Promise<void> {
+    await this.#query(SQL.release, conversationId, owner);
   }
   async advanceDelivered(conversationId: ConversationId, seq: number): Promise<void> {
     await this.#query(SQL.advance, seq, conversationId, seq);

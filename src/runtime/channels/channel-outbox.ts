@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import type { Clock, ConversationId, StoredEvent } from '../../core/index.js';
 import type { ChannelBinding, ChannelStore } from '../../store/channel-store.js';
 import type { Gateway } from '../gateway.js';
 import type { ChannelAdapter, OutboundMessage, TemplateChoice } from './channel-port.js';
+import { DELIVERY_TIMEOUT_MS } from './post-json.js';
 
 /** How deliveries are retried: `attempts` in all, waiting `baseMs·2^(n−1)` (capped at `maxMs`, with jitter) between them. */
 export interface RetryPolicy {
@@ -21,6 +23,10 @@ export interface ChannelOutboxOptions {
   retry?: RetryPolicy;
   /** Uniform in [0, 1), for the jitter (Math.random by default). */
   random?: () => number;
+  /** How long a drain holds a conversation's delivery lease between renewals (default: a retry's longest wait plus an attempt, at least a minute). */
+  leaseMs?: number;
+  /** How soon to look again when another process holds the lease (default 1 s). */
+  busyRetryMs?: number;
 }
 
 /** The wait before attempt `n + 1` after `n` failures: exponential, capped, with "equal jitter" (half fixed, half random). */
@@ -46,6 +52,15 @@ export function createChannelOutbox(options: ChannelOutboxOptions) {
   const random = options.random ?? Math.random;
   const running = new Map<ConversationId, Promise<void>>();
   const again = new Set<ConversationId>();
+  // One lease per conversation across processes: only its holder delivers, so a message is never sent twice.
+  const owner = `outbox_${randomUUID()}`;
+  const leaseMs = options.leaseMs ?? Math.max(60_000, retry.maxMs + DELIVERY_TIMEOUT_MS + 15_000);
+  const busyRetryMs = options.busyRetryMs ?? 1_000;
+  const later = new Map<ConversationId, { timer: NodeJS.Timeout; fired: Promise<void>; fire: () => void }>();
+  const takeLease = (conversationId: ConversationId) => {
+    const now = clock.now();
+    return channels.lease(conversationId, owner, new Date(now).toISOString(), new Date(now + leaseMs).toISOString());
+  };
   const timers = new Set<{ timer: NodeJS.Timeout; resolve: () => void }>();
   let closed = false;
   let onError: (conversationId: ConversationId, error: unknown) => void = () => {};
@@ -63,6 +78,8 @@ export function createChannelOutbox(options: ChannelOutboxOptions) {
     let failures = 0;
     let reason = 'not attempted';
     while (failures < retry.attempts && !closed) {
+      // Renewed before every attempt: a drain that lost it (it waited past the lease) stops, and the holder delivers.
+      if (!(await takeLease(message.conversationId))) throw new LeaseLost();
       if (!message.template) {
         // The customer may have written meanwhile (the window reopened): read the binding afresh.
         const current = (await channels.bindingFor(message.conversationId)) ?? binding;
@@ -116,10 +133,22 @@ export function createChannelOutbox(options: ChannelOutboxOptions) {
     ]);
   }
 
-  async function drain(conversationId: ConversationId): Promise<void> {
-    const binding = await channels.bindingFor(conversationId);
-    const adapter = binding ? adapters.get(binding.channel) : undefined;
-    if (!binding || !adapter) return;
+  /** Delivers what is after the cursor; `busy` when another process holds the conversation's lease. */
+  async function drain(conversationId: ConversationId): Promise<'done' | 'busy'> {
+    if (!(await takeLease(conversationId))) return (await channels.bindingFor(conversationId)) ? 'busy' : 'done';
+    try {
+      // Read after taking the lease: the cursor is where the last holder left it.
+      const binding = await channels.bindingFor(conversationId);
+      const adapter = binding ? adapters.get(binding.channel) : undefined;
+      if (!binding || !adapter) return 'done';
+      await deliverAfterCursor(conversationId, binding, adapter);
+      return 'done';
+    } finally {
+      await channels.release(conversationId, owner);
+    }
+  }
+
+  async function deliverAfterCursor(conversationId: ConversationId, binding: ChannelBinding, adapter: ChannelAdapter): Promise<void> {
     let cursor = binding.deliveredSeq;
     // The entry before each message (its template, if any), across page boundaries.
     let previous: StoredEvent | undefined;
@@ -151,6 +180,19 @@ export function createChannelOutbox(options: ChannelOutboxOptions) {
     }
   }
 
+  /** Another process is delivering: look again soon, so a message it read past is still delivered. */
+  function lookAgainLater(conversationId: ConversationId): void {
+    if (closed || later.has(conversationId)) return;
+    let fire = () => {};
+    const fired = new Promise<void>((resolve) => (fire = resolve));
+    const timer = setTimeout(() => {
+      later.delete(conversationId);
+      kick(conversationId);
+      fire();
+    }, busyRetryMs);
+    later.set(conversationId, { timer, fired, fire });
+  }
+
   function kick(conversationId: ConversationId): void {
     if (closed) return;
     if (running.has(conversationId)) {
@@ -160,10 +202,12 @@ export function createChannelOutbox(options: ChannelOutboxOptions) {
     const run = (async () => {
       do {
         again.delete(conversationId);
-        await drain(conversationId);
+        if ((await drain(conversationId)) === 'busy') lookAgainLater(conversationId);
       } while (again.has(conversationId) && !closed);
     })()
       .catch((error: unknown) => {
+        // The lease moved on: its new holder delivers from the cursor, which this drain did not pass.
+        if (error instanceof LeaseLost) return lookAgainLater(conversationId);
         if (!(error instanceof OutboxClosed)) onError(conversationId, error);
       })
       .finally(() => running.delete(conversationId));
@@ -177,9 +221,9 @@ export function createChannelOutbox(options: ChannelOutboxOptions) {
     async recover(limit = 10_000): Promise<void> {
       for (const b of await channels.listBindings(limit)) kick(b.conversationId);
     },
-    /** Resolves once no delivery is running or waiting to retry. */
+    /** Resolves once no delivery is running, waiting to retry, or waiting for another process's lease. */
     async idle(): Promise<void> {
-      while (running.size > 0) await Promise.all([...running.values()]);
+      while (running.size > 0 || later.size > 0) await Promise.race([...running.values(), ...[...later.values()].map((l) => l.fired)]);
     },
     /** Told of a drain that failed (the store refused); the default says nothing. */
     onError(handler: (conversationId: ConversationId, error: unknown) => void): void {
@@ -193,6 +237,11 @@ export function createChannelOutbox(options: ChannelOutboxOptions) {
         t.resolve();
       }
       timers.clear();
+      for (const l of later.values()) {
+        clearTimeout(l.timer);
+        l.fire();
+      }
+      later.clear();
       await Promise.all([...running.values()]);
     },
   };
@@ -201,6 +250,7 @@ export function createChannelOutbox(options: ChannelOutboxOptions) {
 export type ChannelOutbox = ReturnType<typeof createChannelOutbox>;
 
 class OutboxClosed extends Error {}
+class LeaseLost extends Error {}
 
 /** The template of a message: the `template.chosen` entry stored with it, right before it in the log. */
 function templateOf(marker: StoredEvent | undefined, sent: StoredEvent): TemplateChoice | null {
