@@ -1,10 +1,14 @@
 /**
  * Secrets are never at rest: a conversation that saw a secret of every class (in the customer's
  * messages, the agent's reply, tool arguments, the hand-off summary, a person's reply and notes)
- * leaves none of them in any byte of its SQLite files; and a lab run's trajectories, metrics,
- * report and SFT export hold none of the one-time codes its customers typed.
+ * leaves none of them in any byte of its SQLite files; a lab run's trajectories, metrics,
+ * report and SFT export hold none of the one-time codes its customers typed; and the channels'
+ * secrets (WhatsApp's app secret, verify token and access token, a webhook channel's secret) are
+ * in no byte of the database and no line of the request log.
  */
 import { spawnSync } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +18,11 @@ import type { BillingDb } from '../src/domains/billing/billing-db.js';
 import { loadDomain } from '../src/domains/load-domain.js';
 import { openStore } from '../src/store/open-store.js';
 import { scriptedPolicy } from '../src/testing/scripted-policy.js';
-import { startTestRuntime } from './support/runtime-server.js';
+import { ChannelsConfigSchema } from '../src/cli/channels-config.js';
+import { signWebhook } from '../src/runtime/channels/signatures.js';
+import { startScriptedWhatsAppServer } from '../src/testing/scripted-whatsapp-server.js';
+import { channelSecrets, ORDER_TEMPLATE, settled } from './support/channel-runtime.js';
+import { notedPolicy, startTestRuntime } from './support/runtime-server.js';
 
 /** One of each class, as a customer or colleague would write it, with the forms that must not survive. */
 const SECRETS = {
@@ -139,4 +147,69 @@ describe('secrets at rest', () => {
       expect(left).toEqual([]);
     });
   }, 300_000);
+
+  it('no channel secret is in the database or the request log, after every route that uses one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'baton-channel-secrets-'));
+    const store = await openStore({ kind: 'sqlite', path: join(dir, 'baton.sqlite') });
+    const secrets = channelSecrets();
+    const wa = await startScriptedWhatsAppServer({
+      appSecret: secrets.BATON_WHATSAPP_APP_SECRET,
+      accessToken: secrets.BATON_WHATSAPP_ACCESS_TOKEN,
+      approvedTemplates: [`${ORDER_TEMPLATE.name}:${ORDER_TEMPLATE.language}`],
+    });
+    let log = '';
+    const receiver = await new Promise<Server>((resolve) => {
+      const s = createServer((req, res) => {
+        req.resume();
+        req.on('end', () => res.writeHead(200).end());
+      });
+      s.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/in`;
+    const server = await startTestRuntime('sqlite', {
+      store,
+      env: secrets,
+      policy: () => notedPolicy(),
+      logger: { level: 'info', stream: { write: (line: string) => void (log += line) } },
+      config: {
+        channels: ChannelsConfigSchema.parse({
+          whatsapp: { graphBaseUrl: wa.graphBaseUrl, templates: [ORDER_TEMPLATE] },
+          webhooks: [{ id: 'crm', deliverTo: receiverUrl, secretEnv: 'BATON_WEBHOOK_CRM_SECRET' }],
+        }),
+      },
+    });
+    wa.setWebhook(`${server.base}/v1/channels/whatsapp/webhook`);
+    const handshake = await fetch(
+      `${server.base}/v1/channels/whatsapp/webhook?hub.mode=subscribe&hub.verify_token=${secrets.BATON_WHATSAPP_VERIFY_TOKEN}&hub.challenge=42`,
+    );
+    expect(handshake.status).toBe(200);
+    const wrong = await fetch(
+      `${server.base}/v1/channels/whatsapp/webhook?hub.mode=subscribe&hub.verify_token=${secrets.BATON_WHATSAPP_APP_SECRET}&hub.challenge=42`,
+    );
+    expect(wrong.status).toBe(403);
+    expect((await wa.customerWrites({ from: '447700900123', text: 'hello' })).status).toBe(200);
+    await settled(server);
+    expect(wa.accepted).toHaveLength(1);
+    expect((await wa.reportStatus({ wamid: wa.accepted[0]!.wamid, status: 'read' })).status).toBe(200);
+    const body = JSON.stringify({ messageId: 'crm-1', from: 'contact-1', text: 'hello from the CRM' });
+    const crm = await fetch(`${server.base}/v1/channels/webhooks/crm`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-baton-signature': signWebhook(secrets.BATON_WEBHOOK_CRM_SECRET, body, Date.now()) },
+      body,
+    });
+    expect(crm.status).toBe(201);
+    await settled(server);
+    await server.close();
+    await wa.close();
+    await new Promise((resolve) => receiver.close(resolve));
+
+    const bytes = everyByte(dir);
+    expect(bytes).toContain('delivery.succeeded');
+    // The log is not empty: it has the handshake's URL, with the token taken out.
+    expect(log).toContain('hub.verify_token=[redacted]');
+    for (const [name, value] of Object.entries(secrets)) {
+      expect(bytes.includes(value), `${name} in the database`).toBe(false);
+      expect(log.includes(value), `${name} in the log`).toBe(false);
+    }
+  });
 });

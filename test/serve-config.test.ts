@@ -76,4 +76,55 @@ describe('baton.config.json', () => {
       await server.close();
     }
   });
+
+  it('takes channels with the names of the environment variables that hold their secrets, never the secrets', async () => {
+    const refused = (content: unknown) => {
+      try {
+        loadServeConfig(file(content));
+      } catch (error) {
+        return (error as Error).message;
+      }
+      throw new Error('expected the configuration to be refused');
+    };
+    expect(refused({ channels: { whatsapp: { appSecret: 'shh' } } })).toMatch(
+      /channels\.whatsapp\.appSecret: secrets do not go in the configuration file: .*appSecretEnv/,
+    );
+    expect(refused({ channels: { webhooks: [{ id: 'crm', deliverTo: 'https://crm.example/in', secretEnv: 'X', secret: 's' }] } })).toMatch(
+      /channels\.webhooks\.0\.secret: .*secretEnv/,
+    );
+    const many = refused({
+      channels: {
+        whatsapp: {
+          appSecretEnv: 'lower-case',
+          graphBaseUrl: 'ftp://graph',
+          templates: [{ name: 'Bad Name', language: 'english', body: 'x' }],
+        },
+        webhooks: [
+          { id: 'crm', deliverTo: 'not a url', secretEnv: 'CRM_SECRET' },
+          { id: 'crm', deliverTo: 'https://crm.example/in', secretEnv: 'CRM_SECRET' },
+        ],
+      },
+    });
+    for (const field of [
+      'channels.whatsapp.appSecretEnv',
+      'channels.whatsapp.graphBaseUrl',
+      'channels.whatsapp.templates.0.name',
+      'channels.whatsapp.templates.0.language',
+      'channels.webhooks.0.deliverTo',
+      'channels.webhooks.1.id',
+    ]) {
+      expect(many).toContain(`${field}:`);
+    }
+    const config = loadServeConfig(
+      file({ channels: { whatsapp: {}, webhooks: [{ id: 'crm', deliverTo: 'https://crm.example/in', secretEnv: 'CRM_SECRET' }] } }),
+    );
+    expect(config.channels?.whatsapp).toMatchObject({
+      appSecretEnv: 'BATON_WHATSAPP_APP_SECRET',
+      graphBaseUrl: 'https://graph.facebook.com/v21.0',
+    });
+    // The variables must be set before anything is served, and the error names each one missing.
+    await expect(startTestRuntime('memory', { config, env: { BATON_WHATSAPP_APP_SECRET: 'set' } })).rejects.toThrow(
+      /BATON_WHATSAPP_VERIFY_TOKEN .*BATON_WHATSAPP_ACCESS_TOKEN .*CRM_SECRET/,
+    );
+  });
 });

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { AgentIdSchema, OwnershipPolicySchema } from '../core/index.js';
 import { RoutingSettingsSchema } from '../runtime/router/routing-settings.js';
+import { ChannelsConfigSchema } from './channels-config.js';
 
 /** One agent of `baton serve`: its policy and its edges in the hand-off graph. */
 export const ServeAgentSchema = z.strictObject({
@@ -31,6 +32,8 @@ export const ServeConfigSchema = z
     secureCookies: z.boolean().default(false),
     /** The router: queues' skills, hours, timeouts and what they offer without capacity; staff capacity (docs/router.md). */
     routing: RoutingSettingsSchema.prefault({}),
+    /** Channels besides the HTTP API: WhatsApp, signed webhooks (docs/channels.md); secrets come from the environment. */
+    channels: ChannelsConfigSchema.optional(),
   })
   .superRefine((config, ctx) => {
     const ids = new Set<string>();

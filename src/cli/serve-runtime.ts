@@ -5,12 +5,14 @@ import { loadDomain } from '../domains/load-domain.js';
 import { createRuleAgent } from '../lab/agents/index.js';
 import { createOpenAiPolicy } from '../llm/openai-policy.js';
 import type { AgentConfig } from '../runtime/agent-config.js';
+import { createChannels, type Channels } from '../runtime/channels/channels.js';
+import type { Fetch } from '../runtime/channels/post-json.js';
 import { domainAgentConfig, domainHarnessTools, domainPacketBuilder } from '../runtime/domain-agent.js';
 import { createGateway } from '../runtime/gateway.js';
 import { harnessDecider } from '../runtime/harness-decider.js';
 import { createConversationService, type ConversationService } from '../runtime/service/conversation-service.js';
 import { holdingPolicy } from '../runtime/service/holding-turn.js';
-import type { Redactor } from '../runtime/service/redactor.js';
+import { createRuntimeRedactor, type Redactor } from '../runtime/service/redactor.js';
 import { secureRandom } from '../server/auth/secrets.js';
 import { buildHttpApp, LOOPBACK_HOSTS } from '../server/http-app.js';
 import type { Directory } from '../store/directory.js';
@@ -19,6 +21,8 @@ import { randomBytes } from 'node:crypto';
 import { queuePlans } from '../runtime/router/routing-settings.js';
 import { createRuntimeRouter, type RuntimeRouter } from '../runtime/router/runtime-router.js';
 import type { Store } from '../store/store.js';
+import { channelStoreFor } from '../store/sql-channel-store.js';
+import { resolveChannels } from './channels-config.js';
 import type { ServeConfig } from './serve-config.js';
 
 /** The model endpoint of `llm` agents, from BATON_LLM_BASE_URL, BATON_LLM_MODEL and BATON_LLM_API_KEY. */
@@ -55,6 +59,10 @@ export interface ServeRuntimeOptions {
   onTurnError?: (conversationId: string, error: unknown) => void;
   /** What keeps secrets out of the store (core's redaction; tests of storage itself pass `noRedaction`). */
   redact?: Redactor;
+  /** Where the channels' secrets are read from (the variables the configuration names). Default: process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** The `fetch` channels deliver with (default: the global one). */
+  channelFetch?: Fetch;
 }
 
 /** A composed runtime: the service, its HTTP app, and what they run on. */
@@ -66,6 +74,8 @@ export interface ServeRuntime {
   agents: ReadonlyMap<AgentId, AgentConfig>;
   /** The router (its sweep fires offer and wait timeouts: `startRouterSweep`). */
   router: RuntimeRouter;
+  /** The configured channels (null when there are none): close them before the store. */
+  channels: Channels | null;
 }
 
 /**
@@ -108,13 +118,28 @@ export async function composeServeRuntime(options: ServeRuntimeOptions): Promise
     ...config.ownership,
     agentEdges: Object.fromEntries(listed.map((a) => [a.id, a.handoffTo])),
   });
-  const gateway = createGateway({
+  const coreGateway = createGateway({
     store,
     clock,
     ids: createIdGenerator({ now: clock.now, random: secureRandom }),
     policy: ownership,
     defaultAgent: config.defaultAgent ?? listed[0]!.id,
   });
+  // Channels: their secrets from the environment, their rules on every send (src/runtime/channels/).
+  const resolved = resolveChannels(config.channels, options.env ?? process.env, clock, options.channelFetch);
+  const redact = options.redact ?? createRuntimeRedactor();
+  const channels =
+    resolved.adapters.length > 0
+      ? createChannels({
+          gateway: coreGateway,
+          channels: channelStoreFor(store),
+          adapters: resolved.adapters,
+          clock,
+          redact,
+          ...(resolved.retry ? { retry: resolved.retry } : {}),
+        })
+      : null;
+  const gateway = channels?.gateway ?? coreGateway;
   const directory = directoryFor(store);
   const plans = queuePlans(
     config.routing,
@@ -164,8 +189,9 @@ export async function composeServeRuntime(options: ServeRuntimeOptions): Promise
     buildPacket: domainPacketBuilder(domain),
     clock,
     ...(options.onTurnError ? { onTurnError: options.onTurnError } : {}),
-    ...(options.redact ? { redact: options.redact } : {}),
+    redact,
   });
+  channels?.attach(service);
   const app = await buildHttpApp({
     router,
     service,
@@ -177,6 +203,7 @@ export async function composeServeRuntime(options: ServeRuntimeOptions): Promise
     secureCookies: config.secureCookies,
     metricsToken: options.metricsToken ?? null,
     ...(options.logger !== undefined ? { logger: options.logger } : {}),
+    ...(channels ? { channels: { channels, whatsapp: resolved.whatsapp, webhooks: resolved.webhooks } } : {}),
   });
-  return { domain, service, directory, app, agents, router };
+  return { domain, service, directory, app, agents, router, channels };
 }

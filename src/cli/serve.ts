@@ -64,6 +64,9 @@ export async function serve(options: ServeOptions): Promise<void> {
     intervalMs: 1000,
     onError: (error) => log.error({ err: error }, 'the router sweep failed'),
   });
+  // Channels: deliver what the log says was sent and a previous process did not deliver.
+  runtime.channels?.onDeliveryError((conversationId, error) => log.error({ conversationId, err: error }, 'a channel delivery failed'));
+  await runtime.channels?.recover();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   const agents = [...runtime.agents.keys()].join(', ');
@@ -88,5 +91,6 @@ export async function serve(options: ServeOptions): Promise<void> {
   service.stopWaiting();
   await app.close();
   await service.idle();
+  await runtime.channels?.close();
   await store.close();
 }

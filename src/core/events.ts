@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ConstraintSchema, ConversationSchema, ConversationStateSchema, SCHEMA_VERSION } from './conversation.js';
-import { AgentIdSchema, ConversationIdSchema, EventIdSchema, QueueIdSchema, StaffIdSchema } from './ids.js';
+import { AgentIdSchema, ConversationIdSchema, EventIdSchema, MessageIdSchema, QueueIdSchema, StaffIdSchema } from './ids.js';
 import { MessageSchema } from './message.js';
 import { ActorSchema, OwnerSchema, SenderSchema } from './owner.js';
 
@@ -146,6 +146,48 @@ export const EVENT_DATA = {
     /** The guardrail that would have stopped this reply had the agent sent it, if one did. */
     flagged: z.string().max(100).optional(),
   }),
+  // Channels (src/runtime/channels/, docs/channels.md): what happened to a message on its way to
+  // or from the customer's channel. Each names the configured channel (`whatsapp`, `webhook:<id>`).
+  /** A free-form message the channel may not carry now (WhatsApp's 24-hour window closed): refused before it left, never stored as sent. */
+  'delivery.refused': z.object({
+    channel: z.string().max(100),
+    sender: SenderSchema,
+    reason: z.literal('template_required'),
+    /** When the window closed (ISO-8601), null when the customer never wrote. */
+    deadline: z.string().nullable(),
+  }),
+  /** The provider accepted an outbound message (after `attempts` tries). */
+  'delivery.succeeded': z.object({
+    channel: z.string().max(100),
+    messageId: MessageIdSchema,
+    providerMessageId: z.string().max(200).nullable(),
+    attempts: z.number().int().positive(),
+  }),
+  /** An outbound message that did not reach the provider: the retries ran out, or it was refused for good. */
+  'delivery.failed': z.object({
+    channel: z.string().max(100),
+    messageId: MessageIdSchema,
+    attempts: z.number().int().nonnegative(),
+    reason: z.string().max(500),
+  }),
+  /** A status callback of the provider about a message it carried (sent, delivered, read, failed). */
+  'delivery.status_reported': z.object({
+    channel: z.string().max(100),
+    messageId: MessageIdSchema.nullable(),
+    providerMessageId: z.string().max(200),
+    status: z.enum(['sent', 'delivered', 'read', 'failed']),
+    /** The provider's error code of a failure, e.g. WhatsApp's 131047 (re-engagement needed). */
+    errorCode: z.string().max(50).nullable(),
+    /** When the provider says it happened (ISO-8601). */
+    reportedAt: z.string(),
+  }),
+  /** The message stored with this entry (the next one in the log) goes out as an approved template. */
+  'template.chosen': z.object({
+    channel: z.string().max(100),
+    name: z.string().max(512),
+    language: z.string().max(20),
+    parameters: z.array(z.string().max(1024)).max(20),
+  }),
 } as const;
 
 export type EventType = keyof typeof EVENT_DATA;
@@ -195,6 +237,11 @@ export const NewEventSchema = z.discriminatedUnion('type', [
   variant('packet.built'),
   variant('routing.noted'),
   variant('draft.proposed'),
+  variant('delivery.refused'),
+  variant('delivery.succeeded'),
+  variant('delivery.failed'),
+  variant('delivery.status_reported'),
+  variant('template.chosen'),
 ]);
 export type NewEvent = z.infer<typeof NewEventSchema>;
 
@@ -216,6 +263,11 @@ export const RECORD_EVENT_TYPES = [
   'packet.built',
   'routing.noted',
   'draft.proposed',
+  'delivery.refused',
+  'delivery.succeeded',
+  'delivery.failed',
+  'delivery.status_reported',
+  'template.chosen',
 ] as const satisfies readonly EventType[];
 export type RecordEventType = (typeof RECORD_EVENT_TYPES)[number];
 export type RecordEventDraft = Extract<EventDraft, { type: RecordEventType }>;

@@ -175,6 +175,11 @@ export function evolve(conversation: Conversation | null, event: EvolvableEvent)
     case 'packet.built':
     case 'routing.noted':
     case 'draft.proposed':
+    case 'delivery.refused':
+    case 'delivery.succeeded':
+    case 'delivery.failed':
+    case 'delivery.status_reported':
+    case 'template.chosen':
       return conversation;
     default: {
       const { data } = event;

@@ -51,7 +51,9 @@ export type ReceiveOutcome =
 export type SendOutcome =
   | { ok: true; delivered: true; message: Message }
   | { ok: true; delivered: false; reason: 'not_speaker'; event: StoredEvent }
-  | { ok: false; rejection: { code: 'not_found'; message: string } };
+  | { ok: false; rejection: { code: 'not_found'; message: string } }
+  /** The conversation's channel may not carry a free-form message now (WhatsApp's 24-hour window closed; see runtime/channels). */
+  | { ok: false; rejection: { code: 'template_required'; message: string } };
 
 /** The refusal of an action taken on a version that is no longer current, with the conversation as it is. */
 export function staleOutcome(expectedVersion: number, now: Conversation): Extract<CommandOutcome, { current: Conversation }> {

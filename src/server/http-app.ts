@@ -8,6 +8,7 @@ import type { ConversationService } from '../runtime/service/conversation-servic
 import type { Directory } from '../store/directory.js';
 import { DEFAULT_SESSION_MS } from './auth/staff-accounts.js';
 import { registerConsoleStatic } from './console-static.js';
+import { registerChannelRoutes, type ChannelRoutesOptions } from './channel-routes.js';
 import { registerConversationRoutes } from './conversation-routes.js';
 import { errorBody, frameworkErrorHandler, HttpError, installErrorHandlers } from './http-errors.js';
 import { registerMetricsRoutes } from './metrics-routes.js';
@@ -52,6 +53,8 @@ export interface HttpAppOptions {
   router?: RuntimeRouter;
   /** Where the built staff console is (default: web/dist/console of this package). */
   consoleDir?: string;
+  /** The configured channels and their inbound routes (WhatsApp, signed webhooks); none by default. */
+  channels?: ChannelRoutesOptions;
 }
 
 /** Largest WebSocket message accepted (bytes). */
@@ -67,6 +70,25 @@ export function hostNameOf(host: string | undefined): string | null {
   return match ? match[1]!.toLowerCase() : null;
 }
 
+/** Query parameters whose values are secrets (WhatsApp's handshake sends its verify token in the URL). */
+const SECRET_QUERY = /([?&]hub\.verify_token=)[^&]*/gi;
+
+/** The request URL as logged: secret query values replaced. */
+export const loggableUrl = (url: string): string => url.replace(SECRET_QUERY, '$1[redacted]');
+
+/** Fastify's logger option, with request URLs logged without secret query values. */
+function withoutSecretsInUrls(logger: NonNullable<FastifyServerOptions['logger']>): NonNullable<FastifyServerOptions['logger']> {
+  if (logger === false) return logger;
+  const base = logger === true ? {} : logger;
+  const req = (request: { method: string; url: string; hostname: string; ip: string }) => ({
+    method: request.method,
+    url: loggableUrl(request.url),
+    host: request.hostname,
+    remoteAddress: request.ip,
+  });
+  return { ...base, serializers: { ...(base.serializers ?? {}), req } };
+}
+
 /**
  * Builds the HTTP API over the runtime service, not yet listening. Every route knows who calls
  * (customer token, staff session, or nobody); bodies are JSON only; every error, including unknown
@@ -76,7 +98,7 @@ export function hostNameOf(host: string | undefined): string | null {
 export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInstance> {
   const bodyLimitBytes = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
   const app = Fastify({
-    logger: options.logger ?? false,
+    logger: withoutSecretsInUrls(options.logger ?? false),
     bodyLimit: bodyLimitBytes,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: frameworkErrorHandler(bodyLimitBytes),
@@ -188,5 +210,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   // The staff console: its live stream and its static files (docs/console.md).
   registerStaffStream(app, { service: options.service, auth, queues: options.queues, allowedHosts: allowed });
   registerConsoleStatic(app, options.consoleDir);
+  if (options.channels) {
+    await registerChannelRoutes(app, { ...options.channels, service: options.service, auth, clock: options.clock, bodyLimitBytes });
+  }
   return app;
 }

@@ -57,8 +57,11 @@ export function mayWork(staff: StaffProfile, queue: StaffedQueue | undefined): b
 const lastOf = <T extends StoredEvent['type']>(events: readonly StoredEvent[], type: T) =>
   events.findLast((e): e is Extract<StoredEvent, { type: T }> => e.type === type);
 
-/** The answer to a refused staff action: what was refused, and what the conversation is now. */
-function refusal(reply: FastifyReply, outcome: Extract<CommandOutcome, { ok: false }>): FastifyReply {
+/**
+ * The answer to a refused staff action: what was refused, and what the conversation is now. A
+ * reply the customer's channel may not carry now (`template_required`) is a 409 like the others.
+ */
+function refusal(reply: FastifyReply, outcome: Extract<CommandOutcome | SendOutcome, { ok: false }>): FastifyReply {
   const { code, message } = outcome.rejection;
   if (code === 'not_found') return reply.code(404).send(errorBody('not_found', message));
   if (code === 'not_owner') return reply.code(403).send(errorBody('not_owner', message));

@@ -160,6 +160,41 @@ CREATE TABLE job_workers (
 );
 `;
 
+// Channels (src/runtime/channels/): which conversation a customer's channel address is in now,
+// the customer's last message there (WhatsApp's 24-hour window) and how far delivery has got in
+// the log (`delivered_seq`, the outbox's cursor) and which process is delivering (`lease_*`: one
+// at a time, so several processes never send the same message twice); provider message ids seen, so a redelivery is
+// stored once even after the address moved to a new conversation; the statuses each reported.
+// No secret is kept here: they come from the environment (docs/channels.md).
+const CHANNEL_TABLES = `
+CREATE TABLE channel_addresses (
+  channel TEXT NOT NULL,
+  address TEXT NOT NULL,
+  conversation_id TEXT NOT NULL REFERENCES conversations (id),
+  last_customer_at TEXT,
+  delivered_seq INTEGER NOT NULL,
+  lease_owner TEXT,
+  lease_until TEXT,
+  bound_at TEXT NOT NULL,
+  PRIMARY KEY (channel, address)
+);
+CREATE UNIQUE INDEX channel_addresses_conversation ON channel_addresses (conversation_id);
+CREATE TABLE channel_messages (
+  channel TEXT NOT NULL,
+  provider_message_id TEXT NOT NULL,
+  conversation_id TEXT NOT NULL REFERENCES conversations (id),
+  message_id TEXT,
+  direction TEXT NOT NULL,
+  PRIMARY KEY (channel, provider_message_id)
+);
+CREATE TABLE channel_statuses (
+  channel TEXT NOT NULL,
+  provider_message_id TEXT NOT NULL,
+  status TEXT NOT NULL,
+  PRIMARY KEY (channel, provider_message_id, status)
+);
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -194,6 +229,12 @@ FOR EACH ROW EXECUTE FUNCTION baton_events_append_only();`,
     postgres: ROUTING_TABLES,
   },
   { version: 4, name: 'jobs', sqlite: SQLITE_JOBS, postgres: POSTGRES_JOBS },
+  {
+    version: 5,
+    name: 'channels',
+    sqlite: CHANNEL_TABLES,
+    postgres: CHANNEL_TABLES,
+  },
 ];
 
 export const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS schema_migrations (

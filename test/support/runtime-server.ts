@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
-import type { ConversationId, Policy, StaffRole } from '../../src/core/index.js';
+import type { Clock, ConversationId, Policy, StaffRole } from '../../src/core/index.js';
 import { ServeConfigSchema, type ServeConfig } from '../../src/cli/serve-config.js';
 import { composeServeRuntime, type ServeRuntime } from '../../src/cli/serve-runtime.js';
 import type { AgentConfig } from '../../src/runtime/agent-config.js';
@@ -68,8 +68,12 @@ export async function startTestRuntime(
     store?: Store;
     redact?: Redactor;
     metricsToken?: string;
-    /** The runtime's clock (the router's timeouts run on it); the wall clock by default. */
-    clock?: { now: () => number };
+    /** The clock of the runtime (a virtual one for tests of time). */
+    clock?: Clock;
+    /** Where the channels' secrets come from, instead of process.env. */
+    env?: NodeJS.ProcessEnv;
+    /** Fastify's logger (off by default). */
+    logger?: Parameters<typeof composeServeRuntime>[0]['logger'];
   } = {},
 ): Promise<TestRuntime> {
   const opened = options.store ? { store: options.store, cleanup: () => {} } : await openTestStore(kind);
@@ -81,6 +85,8 @@ export async function startTestRuntime(
     ...(options.redact ? { redact: options.redact } : {}),
     ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.logger !== undefined ? { logger: options.logger } : {}),
   });
   const base = await runtime.app.listen({ port: 0, host: '127.0.0.1' });
   return {
@@ -110,6 +116,7 @@ export async function startTestRuntime(
     async close() {
       await runtime.app.close();
       await runtime.service.idle();
+      await runtime.channels?.close();
       await store.close();
       opened.cleanup();
     },
