@@ -16,7 +16,8 @@ import { createRuntimeRedactor, type Redactor } from '../runtime/service/redacto
 import { secureRandom } from '../server/auth/secrets.js';
 import { buildHttpApp, LOOPBACK_HOSTS } from '../server/http-app.js';
 import type { Directory } from '../store/directory.js';
-import { directoryFor, routingStoreFor } from '../store/open-store.js';
+import { directoryFor, routingStoreFor, turnLeasesFor } from '../store/open-store.js';
+import type { TurnLeases } from '../store/turn-leases.js';
 import { randomBytes } from 'node:crypto';
 import { queuePlans } from '../runtime/router/routing-settings.js';
 import { createRuntimeRouter, type RuntimeRouter } from '../runtime/router/runtime-router.js';
@@ -63,6 +64,17 @@ export interface ServeRuntimeOptions {
   env?: NodeJS.ProcessEnv;
   /** The `fetch` channels deliver with (default: the global one). */
   channelFetch?: Fetch;
+  /** The turn leases (default: the store's table; tests wrap them to watch). */
+  turnLeases?: TurnLeases;
+  /** How long a turn lease lasts unless renewed (ms, default 30 s). */
+  turnLeaseMs?: number;
+  /**
+   * Who keeps a conversation's turns one at a time: `database` (turn leases in the store, across
+   * every process on it; the default on PostgreSQL, where several gateways serve one database) or
+   * `process` (this process's scheduler only; the default on SQLite, the one-server store, where a
+   * lease would cost two more commits a turn).
+   */
+  turnLeaseScope?: 'database' | 'process';
 }
 
 /** A composed runtime: the service, its HTTP app, and what they run on. */
@@ -190,6 +202,16 @@ export async function composeServeRuntime(options: ServeRuntimeOptions): Promise
     clock,
     ...(options.onTurnError ? { onTurnError: options.onTurnError } : {}),
     redact,
+    // Each process on a shared database takes a conversation's turn lease first: one turn at a time across them.
+    ...((options.turnLeaseScope ?? (store.kind === 'postgres' ? 'database' : 'process')) === 'process' || store.kind === 'memory'
+      ? {}
+      : {
+          turnLease: {
+            leases: options.turnLeases ?? turnLeasesFor(store),
+            owner: `proc_${randomBytes(12).toString('hex')}`,
+            ...(options.turnLeaseMs ? { leaseMs: options.turnLeaseMs } : {}),
+          },
+        }),
   });
   channels?.attach(service);
   const app = await buildHttpApp({

@@ -195,6 +195,16 @@ CREATE TABLE channel_statuses (
 );
 `;
 
+// Who runs a conversation's agent turn now, across processes (src/store/turn-leases.ts): an
+// owner (a process's random id) and an expiry in epoch ms, so a dead process's lease runs out.
+const TURN_LEASES = `
+CREATE TABLE turn_leases (
+  conversation_id TEXT PRIMARY KEY,
+  owner TEXT NOT NULL,
+  until BIGINT NOT NULL
+);
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -235,6 +245,7 @@ FOR EACH ROW EXECUTE FUNCTION baton_events_append_only();`,
     sqlite: CHANNEL_TABLES,
     postgres: CHANNEL_TABLES,
   },
+  { version: 7, name: 'turn leases', sqlite: TURN_LEASES, postgres: TURN_LEASES },
 ];
 
 export const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS schema_migrations (

@@ -11,6 +11,7 @@ import Database from 'better-sqlite3';
 import { ROUTING_TABLES } from './migrations.js';
 import { RoutingStore, type RoutingSetup } from './routing-store.js';
 import { postgresRunner, sqliteRunner } from './routing-sql.js';
+import { localTurnLeases, sqlTurnLeases, type TurnLeases } from './turn-leases.js';
 
 export type StoreKind = Store['kind'];
 export const STORE_KINDS: readonly StoreKind[] = ['memory', 'sqlite', 'postgres'];
@@ -60,4 +61,11 @@ export function routingStoreFor(store: Store, setup: RoutingSetup, newId: (kind:
   db.pragma('foreign_keys = OFF'); // the conversations live in the memory store, not here
   db.exec(ROUTING_TABLES);
   return new RoutingStore(sqliteRunner(db, { owned: true }), setup, newId);
+}
+
+/** The turn leases beside a store's conversations (every process on the database shares them); a memory store needs none. */
+export function turnLeasesFor(store: Store): TurnLeases {
+  if (store instanceof SqliteStore) return sqlTurnLeases(sqliteRunner(store.db, { busyTimeoutMs: store.busyTimeoutMs }));
+  if (store instanceof PostgresStore) return sqlTurnLeases(postgresRunner(store.pool));
+  return localTurnLeases;
 }

@@ -21,6 +21,7 @@ import { transcriptFromLog } from '../transcript-from-log.js';
 import { placeInQueue } from './carry-out-handoff.js';
 import { holdingTurn } from './holding-turn.js';
 import { assistTurn } from './assist-turn.js';
+import { withTurnLease, type LeaseOptions } from './turn-lease.js';
 import { readCustomerFeed, type CustomerPage } from './customer-feed.js';
 import { queueRouter, type HandoffRouter } from './handoff-router.js';
 import { createRuntimeRedactor, type Redactor } from './redactor.js';
@@ -51,6 +52,11 @@ export interface ConversationServiceOptions {
    * `holdingPolicy()`. `false`: no holding turns, the customer's messages wait for the person.
    */
   holdingPolicyFor?: ((agent: AgentConfig) => Policy) | false;
+  /**
+   * Several processes on one database: each turn first takes the conversation's turn lease, so
+   * one turn at a time runs for a conversation across all of them. Absent: this process only.
+   */
+  turnLease?: LeaseOptions;
 }
 
 /** A customer message, stored; `turn` is the agent's answer to it, running off the caller's path. */
@@ -102,13 +108,17 @@ export function createConversationService(options: ConversationServiceOptions) {
     wakeups.notify(conversationId);
     return result;
   };
-  const turnOf = (conversationId: ConversationId, options: Parameters<typeof agentTurn>[2] = {}) =>
-    scheduler.schedule(conversationId, async () => written(conversationId, await agentTurn(deps, conversationId, options)));
+  const lease = options.turnLease;
+  /** Schedules a turn of any kind: one at a time per conversation here, and across processes under the lease. */
+  const scheduled = (conversationId: ConversationId, work: () => Promise<TurnOutcome>) =>
+    scheduler.schedule(conversationId, async () =>
+      written(conversationId, await (lease ? withTurnLease(lease, conversationId, work) : work())),
+    );
+  const turnOf = (conversationId: ConversationId, turnOptions: Parameters<typeof agentTurn>[2] = {}) =>
+    scheduled(conversationId, () => agentTurn(deps, conversationId, turnOptions));
   const holdingPolicyFor = options.holdingPolicyFor === false ? null : (options.holdingPolicyFor ?? options.policyFor);
   const holdingOf = (conversationId: ConversationId, policyFor: (agent: AgentConfig) => Policy) =>
-    scheduler.schedule(conversationId, async () =>
-      written(conversationId, await holdingTurn({ ...deps, holdingPolicyFor: policyFor }, conversationId)),
-    );
+    scheduled(conversationId, () => holdingTurn({ ...deps, holdingPolicyFor: policyFor }, conversationId));
 
   async function receive(conversationId: ConversationId, input: { text: string; idempotencyKey: string }): Promise<ReceiveResult> {
     // A conversation's log is bounded: past the cap it takes no more messages (one indexed probe).
@@ -133,7 +143,7 @@ export function createConversationService(options: ConversationServiceOptions) {
     if (duplicate || !(conversation.state === 'AGENT_ACTIVE' || assisting || (waiting && holdingPolicyFor))) return { ...base, turn: null };
     if (stored !== input.text) raw.set(message.id, input.text);
     const running = assisting
-      ? scheduler.schedule(conversationId, async () => written(conversationId, await assistTurn(deps, conversationId)))
+      ? scheduled(conversationId, () => assistTurn(deps, conversationId))
       : waiting && holdingPolicyFor
         ? holdingOf(conversationId, holdingPolicyFor)
         : turnOf(conversationId);

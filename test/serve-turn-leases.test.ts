@@ -1,0 +1,146 @@
+/**
+ * Two `baton serve` runtimes on one database (PostgreSQL, and one SQLite file), as two gateways
+ * behind a load balancer: a conversation's turns never overlap across them. A message that lands
+ * on B while A's turn runs waits for A's lease, then is answered once; a runtime that dies holding
+ * the lease stops renewing it, and the other takes over when it expires.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ConversationId, Policy } from '../src/core/index.js';
+import { ServeConfigSchema } from '../src/cli/serve-config.js';
+import { composeServeRuntime, type ServeRuntime } from '../src/cli/serve-runtime.js';
+import { newToken, tokenHash } from '../src/server/auth/secrets.js';
+import { turnLeasesFor } from '../src/store/open-store.js';
+import type { Store } from '../src/store/store.js';
+import type { TurnLeases } from '../src/store/turn-leases.js';
+import { openTestStore } from './support/runtime-server.js';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!();
+});
+
+/** A deferred: a promise and the function that resolves it. */
+function gate<T = void>() {
+  let open!: (value: T) => void;
+  const promise = new Promise<T>((resolve) => (open = resolve));
+  return { promise, open };
+}
+
+/** A model that answers "reply N from NAME", waiting on `hold` (if given) before its first answer. */
+function model(name: string, calls: string[], hold?: Promise<void>, called?: () => void): Policy {
+  return {
+    name,
+    next: async () => {
+      calls.push(name);
+      called?.();
+      if (hold && calls.filter((c) => c === name).length === 1) await hold;
+      return { ok: true, content: `reply ${calls.length} from ${name}`, toolCalls: [], usage: { promptTokens: 1, completionTokens: 1 } };
+    },
+  };
+}
+
+/** Leases that tell when another process's lease has been refused `n` times. */
+function watched(leases: TurnLeases, n: number) {
+  const refused = gate();
+  let refusals = 0;
+  const wrapped: TurnLeases = {
+    ...leases,
+    acquire: async (...args) => {
+      const ok = await leases.acquire(...args);
+      if (!ok && ++refusals === n) refused.open();
+      return ok;
+    },
+  };
+  return { wrapped, refused: refused.promise };
+}
+
+async function gateway(store: Store, policy: Policy, extra: { turnLeases?: TurnLeases; turnLeaseMs?: number } = {}) {
+  // On SQLite leases are opt-in (the default there is one server per file); here two share it.
+  const runtime = await composeServeRuntime({
+    store,
+    config: ServeConfigSchema.parse({}),
+    policyOverride: () => policy,
+    turnLeaseScope: 'database',
+    ...extra,
+  });
+  const base = await runtime.app.listen({ host: '127.0.0.1', port: 0 });
+  return { runtime, base };
+}
+
+async function post(base: string, id: string, token: string, text: string, key: string) {
+  const res = await fetch(`${base}/v1/conversations/${id}/messages`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': key },
+    body: JSON.stringify({ text }),
+  });
+  expect(res.status).toBe(201);
+}
+
+const agentReplies = async (store: Store, id: string) =>
+  (await store.listMessages(id as ConversationId)).filter((m) => m.sender.type === 'agent').map((m) => m.text);
+
+describe.each(['postgres', 'sqlite'] as const)('two gateways on one %s database', (kind) => {
+  it("a message on B while A's turn runs waits for A's lease, and each message is answered once", async () => {
+    const opened = await openTestStore(kind);
+    const storeB = await opened.reopen();
+    const calls: string[] = [];
+    const hold = gate();
+    const aCalled = gate();
+    const a = await gateway(opened.store, model('A', calls, hold.promise, aCalled.open));
+    const b0 = watched(turnLeasesFor(storeB), 3);
+    const b = await gateway(storeB, model('B', calls), { turnLeases: b0.wrapped });
+    cleanups.push(async () => {
+      for (const g of [a, b]) {
+        await g.runtime.app.close();
+        await g.runtime.service.idle();
+      }
+      await storeB.close();
+      await opened.store.close();
+      opened.cleanup();
+    });
+
+    const c = await a.runtime.service.open();
+    const token = newToken('ct');
+    await a.runtime.directory.setCustomerToken(c.id, tokenHash(token));
+    await post(a.base, c.id, token, 'Which plans do you offer?', 'k1');
+    await aCalled.promise;
+    await post(b.base, c.id, token, 'And what does the cheapest cost?', 'k2');
+    // B has been refused A's lease three times, and its model has not been asked anything.
+    await b0.refused;
+    expect(calls).toEqual(['A']);
+    hold.open();
+    await a.runtime.service.idle();
+    await b.runtime.service.idle();
+    // A answered what it had read; B's turn, after the lease, answered the message that was left.
+    expect(calls).toEqual(['A', 'B']);
+    expect(await agentReplies(opened.store, c.id)).toEqual(['reply 1 from A', 'reply 2 from B']);
+  });
+
+  it('a gateway that dies holding the lease stops renewing it; the other answers once it expires', async () => {
+    const opened = await openTestStore(kind);
+    const storeB = await opened.reopen();
+    const calls: string[] = [];
+    const never = new Promise<void>(() => {});
+    const aCalled = gate();
+    const a = await gateway(opened.store, model('A', calls, never, aCalled.open), { turnLeaseMs: 300 });
+    const b = await gateway(storeB, model('B', calls), { turnLeaseMs: 300 });
+    cleanups.push(async () => {
+      await b.runtime.app.close();
+      await b.runtime.service.idle();
+      await storeB.close();
+      opened.cleanup();
+    });
+    const c = await a.runtime.service.open();
+    const token = newToken('ct');
+    await a.runtime.directory.setCustomerToken(c.id, tokenHash(token));
+    await post(a.base, c.id, token, 'Which plans do you offer?', 'k1');
+    await aCalled.promise;
+    // A dies mid-turn: its database connection goes, so its lease is never renewed nor given back.
+    await a.runtime.app.close();
+    await opened.store.close();
+    await post(b.base, c.id, token, 'And what does the cheapest one cost?', 'k2');
+    await b.runtime.service.idle();
+    expect(calls).toEqual(['A', 'B']);
+    expect(await agentReplies(storeB, c.id)).toEqual(['reply 2 from B']);
+  });
+});
