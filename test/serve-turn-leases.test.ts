@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ConversationId, Policy } from '../src/core/index.js';
 import { ServeConfigSchema } from '../src/cli/serve-config.js';
-import { composeServeRuntime, type ServeRuntime } from '../src/cli/serve-runtime.js';
+import { composeServeRuntime } from '../src/cli/serve-runtime.js';
 import { newToken, tokenHash } from '../src/server/auth/secrets.js';
 import { turnLeasesFor } from '../src/store/open-store.js';
 import type { Store } from '../src/store/store.js';
