@@ -460,6 +460,7 @@ describe.each<{ kind: StoreKind }>([{ kind: 'sqlite' }, { kind: 'postgres' }])('
       expect(logged.join('')).toContain('disk on fire at /var/secret');
     } finally {
       await broken.app.close();
+      await broken.notifications?.close();
     }
   });
 });

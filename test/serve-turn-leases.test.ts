@@ -93,6 +93,7 @@ describe.each(['postgres', 'sqlite'] as const)('two gateways on one %s database'
       for (const g of [a, b]) {
         await g.runtime.app.close();
         await g.runtime.service.idle();
+        await g.runtime.notifications?.close();
       }
       await storeB.close();
       await opened.store.close();
@@ -127,6 +128,7 @@ describe.each(['postgres', 'sqlite'] as const)('two gateways on one %s database'
     cleanups.push(async () => {
       await b.runtime.app.close();
       await b.runtime.service.idle();
+      await b.runtime.notifications?.close();
       await storeB.close();
       opened.cleanup();
     });
@@ -137,10 +139,53 @@ describe.each(['postgres', 'sqlite'] as const)('two gateways on one %s database'
     await aCalled.promise;
     // A dies mid-turn: its database connection goes, so its lease is never renewed nor given back.
     await a.runtime.app.close();
+    await a.runtime.notifications?.close();
     await opened.store.close();
     await post(b.base, c.id, token, 'And what does the cheapest one cost?', 'k2');
     await b.runtime.service.idle();
     expect(calls).toEqual(['A', 'B']);
     expect(await agentReplies(storeB, c.id)).toEqual(['reply 2 from B']);
+  });
+
+  it("a customer long-polling on B is woken by the agent's reply written by A", async () => {
+    const opened = await openTestStore(kind);
+    const storeB = await opened.reopen();
+    const calls: string[] = [];
+    const a = await gateway(opened.store, model('A', calls));
+    const b = await gateway(storeB, model('B', calls));
+    cleanups.push(async () => {
+      for (const g of [a, b]) {
+        await g.runtime.app.close();
+        await g.runtime.service.idle();
+        await g.runtime.notifications?.close();
+      }
+      await storeB.close();
+      await opened.store.close();
+      opened.cleanup();
+    });
+    const c = await a.runtime.service.open();
+    const token = newToken('ct');
+    await a.runtime.directory.setCustomerToken(c.id, tokenHash(token));
+    // On PostgreSQL, B hears of A's writes through the database (NOTIFY): its readers are woken at once.
+    const woken = new Promise<void>((resolve) => b.runtime.service.wakeups.listen((id) => id === c.id && resolve()));
+    expect(b.runtime.notifications !== null).toBe(kind === 'postgres');
+    // The customer's page reads from B, with a long wait; the message goes to A, which answers it.
+    const waitMs = 30_000;
+    const polled = fetch(`${b.base}/v1/conversations/${c.id}/messages?after=0&waitMs=${waitMs}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    await post(a.base, c.id, token, 'Which plans do you offer?', 'k1');
+    if (kind === 'postgres') await woken;
+    let page = (await (await polled).json()) as { messages: Array<{ from: string }>; cursor: string };
+    const seen = [...page.messages];
+    while (!seen.some((m) => m.from === 'agent')) {
+      page = (await (
+        await fetch(`${b.base}/v1/conversations/${c.id}/messages?after=${page.cursor}&waitMs=${waitMs}`, {
+          headers: { authorization: `Bearer ${token}` },
+        })
+      ).json()) as typeof page;
+      seen.push(...page.messages);
+    }
+    expect(seen.map((m) => m.from)).toEqual(['customer', 'agent']);
   });
 });

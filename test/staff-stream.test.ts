@@ -227,7 +227,8 @@ describe.each(['sqlite', 'postgres'] as const)('the staff stream on %s', (kind) 
 
     const c = await runtime.open();
     await post(`/v1/conversations/${c.id}/messages`, c.token, { text: 'a person please' }, 'q-1');
-    const arrived = await anaQueue.next('queue', (m) => m.conversations.some((i) => i.id === c.id));
+    // It may first show as HANDOFF_PENDING (the hand-off under way), then QUEUED once the router placed it.
+    const arrived = await anaQueue.next('queue', (m) => m.conversations.some((i) => i.id === c.id && i.state === 'QUEUED'));
     const item = arrived.conversations.find((i) => i.id === c.id)!;
     expect(item).toMatchObject({ queue: 'queue_billing', reason: 'customer_request', state: 'QUEUED' });
 

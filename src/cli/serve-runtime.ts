@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { createIdGenerator, OwnershipPolicySchema, type AgentId, type Clock, type Policy, type QueueId } from '../core/index.js';
+import { createIdGenerator, OwnershipPolicySchema, type AgentId, type Clock, type ConversationId, type Policy, type QueueId } from '../core/index.js';
 import type { Domain } from '../domains/domain.js';
 import { loadDomain } from '../domains/load-domain.js';
 import { createRuleAgent } from '../lab/agents/index.js';
@@ -18,6 +18,8 @@ import { buildHttpApp, LOOPBACK_HOSTS } from '../server/http-app.js';
 import type { Directory } from '../store/directory.js';
 import { directoryFor, routingStoreFor, turnLeasesFor } from '../store/open-store.js';
 import type { TurnLeases } from '../store/turn-leases.js';
+import { listenToWrites, type WriteListener } from '../store/pg-notifications.js';
+import { PostgresStore } from '../store/postgres-store.js';
 import { randomBytes } from 'node:crypto';
 import { queuePlans } from '../runtime/router/routing-settings.js';
 import { createRuntimeRouter, type RuntimeRouter } from '../runtime/router/runtime-router.js';
@@ -88,6 +90,8 @@ export interface ServeRuntime {
   router: RuntimeRouter;
   /** The configured channels (null when there are none): close them before the store. */
   channels: Channels | null;
+  /** On PostgreSQL, the listener that wakes this process's readers for other processes' writes: close it before the store. */
+  notifications: WriteListener | null;
 }
 
 /**
@@ -227,5 +231,14 @@ export async function composeServeRuntime(options: ServeRuntimeOptions): Promise
     ...(options.logger !== undefined ? { logger: options.logger } : {}),
     ...(channels ? { channels: { channels, whatsapp: resolved.whatsapp, webhooks: resolved.webhooks } } : {}),
   });
-  return { domain, service, directory, app, agents, router, channels };
+  // Other processes' writes wake this one's long-polls and console streams (the log stays the truth).
+  const notifications =
+    store instanceof PostgresStore
+      ? await listenToWrites(
+          store.pool.options,
+          (id) => service.wakeups.notify(id as ConversationId),
+          options.onTurnError ? (e) => options.onTurnError!('listener', e) : undefined,
+        )
+      : null;
+  return { domain, service, directory, app, agents, router, channels, notifications };
 }

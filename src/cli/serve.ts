@@ -92,5 +92,6 @@ export async function serve(options: ServeOptions): Promise<void> {
   await app.close();
   await service.idle();
   await runtime.channels?.close();
+  await runtime.notifications?.close();
   await store.close();
 }

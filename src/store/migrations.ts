@@ -246,6 +246,16 @@ FOR EACH ROW EXECUTE FUNCTION baton_events_append_only();`,
     postgres: CHANNEL_TABLES,
   },
   { version: 7, name: 'turn leases', sqlite: TURN_LEASES, postgres: TURN_LEASES },
+  {
+    version: 8,
+    name: 'announce appends to other processes (PostgreSQL NOTIFY)',
+    // SQLite has no notifications: one server per file, whose wake-ups are in-process.
+    sqlite: 'SELECT 1;',
+    postgres: `
+CREATE FUNCTION baton_announce_event() RETURNS trigger LANGUAGE plpgsql AS
+$$ BEGIN PERFORM pg_notify('baton_events', NEW.conversation_id); RETURN NULL; END; $$;
+CREATE TRIGGER events_announce AFTER INSERT ON events FOR EACH ROW EXECUTE FUNCTION baton_announce_event();`,
+  },
 ];
 
 export const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS schema_migrations (

@@ -117,6 +117,7 @@ export async function startTestRuntime(
       await runtime.app.close();
       await runtime.service.idle();
       await runtime.channels?.close();
+      await runtime.notifications?.close();
       await store.close();
       opened.cleanup();
     },
