@@ -67,6 +67,27 @@ async function gateway(store: Store, policy: Policy, extra: { turnLeases?: TurnL
   return { runtime, base };
 }
 
+/** Closes the gateways, then the stores (A's may be closed already, as when A died). */
+function closing(gateways: Array<Awaited<ReturnType<typeof gateway>>>, stores: Store[], cleanup: () => void) {
+  cleanups.push(async () => {
+    for (const g of gateways) {
+      await g.runtime.app.close();
+      await g.runtime.service.idle();
+      await g.runtime.notifications?.close();
+    }
+    for (const store of stores) await store.close();
+    cleanup();
+  });
+}
+
+/** A conversation opened through `g`, and its customer token. */
+async function conversationOn(g: Awaited<ReturnType<typeof gateway>>) {
+  const c = await g.runtime.service.open();
+  const token = newToken('ct');
+  await g.runtime.directory.setCustomerToken(c.id, tokenHash(token));
+  return { id: c.id, token };
+}
+
 async function post(base: string, id: string, token: string, text: string, key: string) {
   const res = await fetch(`${base}/v1/conversations/${id}/messages`, {
     method: 'POST',
@@ -89,20 +110,10 @@ describe.each(['postgres', 'sqlite'] as const)('two gateways on one %s database'
     const a = await gateway(opened.store, model('A', calls, hold.promise, aCalled.open));
     const b0 = watched(turnLeasesFor(storeB), 3);
     const b = await gateway(storeB, model('B', calls), { turnLeases: b0.wrapped });
-    cleanups.push(async () => {
-      for (const g of [a, b]) {
-        await g.runtime.app.close();
-        await g.runtime.service.idle();
-        await g.runtime.notifications?.close();
-      }
-      await storeB.close();
-      await opened.store.close();
-      opened.cleanup();
-    });
+    closing([a, b], [storeB, opened.store], opened.cleanup);
 
-    const c = await a.runtime.service.open();
-    const token = newToken('ct');
-    await a.runtime.directory.setCustomerToken(c.id, tokenHash(token));
+    const c = await conversationOn(a);
+    const token = c.token;
     await post(a.base, c.id, token, 'Which plans do you offer?', 'k1');
     await aCalled.promise;
     await post(b.base, c.id, token, 'And what does the cheapest cost?', 'k2');
@@ -125,16 +136,9 @@ describe.each(['postgres', 'sqlite'] as const)('two gateways on one %s database'
     const aCalled = gate();
     const a = await gateway(opened.store, model('A', calls, never, aCalled.open), { turnLeaseMs: 300 });
     const b = await gateway(storeB, model('B', calls), { turnLeaseMs: 300 });
-    cleanups.push(async () => {
-      await b.runtime.app.close();
-      await b.runtime.service.idle();
-      await b.runtime.notifications?.close();
-      await storeB.close();
-      opened.cleanup();
-    });
-    const c = await a.runtime.service.open();
-    const token = newToken('ct');
-    await a.runtime.directory.setCustomerToken(c.id, tokenHash(token));
+    closing([b], [storeB], opened.cleanup);
+    const c = await conversationOn(a);
+    const token = c.token;
     await post(a.base, c.id, token, 'Which plans do you offer?', 'k1');
     await aCalled.promise;
     // A dies mid-turn: its database connection goes, so its lease is never renewed nor given back.
@@ -153,19 +157,9 @@ describe.each(['postgres', 'sqlite'] as const)('two gateways on one %s database'
     const calls: string[] = [];
     const a = await gateway(opened.store, model('A', calls));
     const b = await gateway(storeB, model('B', calls));
-    cleanups.push(async () => {
-      for (const g of [a, b]) {
-        await g.runtime.app.close();
-        await g.runtime.service.idle();
-        await g.runtime.notifications?.close();
-      }
-      await storeB.close();
-      await opened.store.close();
-      opened.cleanup();
-    });
-    const c = await a.runtime.service.open();
-    const token = newToken('ct');
-    await a.runtime.directory.setCustomerToken(c.id, tokenHash(token));
+    closing([a, b], [storeB, opened.store], opened.cleanup);
+    const c = await conversationOn(a);
+    const token = c.token;
     // On PostgreSQL, B hears of A's writes through the database (NOTIFY): its readers are woken at once.
     const woken = new Promise<void>((resolve) => b.runtime.service.wakeups.listen((id) => id === c.id && resolve()));
     expect(b.runtime.notifications !== null).toBe(kind === 'postgres');

@@ -1,9 +1,7 @@
 import type { ConversationId } from '../../core/index.js';
 import type { AgentConfig } from '../agent-config.js';
-import { runTurn } from '../agent-loop.js';
-import { transcriptFromLog } from '../transcript-from-log.js';
 import type { TurnDeps, TurnOutcome } from './agent-turn.js';
-import { turnRecords } from './turn-records.js';
+import { sideTurn } from './side-turn.js';
 
 /** Assisted mode in words: the agent drafts for the person, who decides what is sent. */
 export const ASSIST_INSTRUCTIONS =
@@ -33,27 +31,12 @@ export async function assistTurn(deps: TurnDeps, conversationId: ConversationId)
   const agent = deps.agents.get(conversation.agentId);
   if (!agent) return { type: 'not_agent', state: conversation.state };
   const events = await gateway.store.listEvents(conversationId);
-  const transcript = transcriptFromLog(events, deps.raw);
-  const before = transcript.length;
-  const result = await runTurn(
-    assistAgent(agent),
-    { conversation, transcript },
-    // A person owns the conversation: the decider's hand-off has nowhere to go.
-    {
-      policy: deps.policyFor(agent),
-      decide: async () => ({ handoff: false, reason: null, target: null, evidence: null }),
-      clock: deps.clock,
-    },
-  );
-  const upTo = events.at(-1)?.seq ?? 0;
-  const records = turnRecords({
-    conversationId,
-    agent: agent.id,
-    before,
-    result,
-    spentBefore: { modelCalls: 0, tokens: 0, wallMs: 0 },
-    redact: deps.redact,
-    upTo,
+  // A person owns the conversation: the decider's hand-off has nowhere to go.
+  const { result, records, upTo } = await sideTurn(deps, {
+    conversation,
+    events,
+    agent: assistAgent(agent),
+    policy: deps.policyFor(agent),
   });
   // A draft a guardrail stopped is still shown, with the guardrail's name: the person decides.
   const lastModel = result.steps.findLast((step) => step.type === 'model');

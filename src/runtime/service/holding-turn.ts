@@ -1,10 +1,8 @@
 import { type ChatMessage, type ConversationId, type Policy, type PolicyResponse } from '../../core/index.js';
 import type { AgentConfig } from '../agent-config.js';
-import { runTurn } from '../agent-loop.js';
-import { transcriptFromLog } from '../transcript-from-log.js';
 import type { TurnDeps, TurnOutcome } from './agent-turn.js';
 import { UNKNOWN_WAIT, type WaitInfo } from './handoff-router.js';
-import { turnRecords } from './turn-records.js';
+import { sideTurn } from './side-turn.js';
 
 /** Holding mode in words: what the agent may and may not do while the customer waits for a person. */
 export function holdingInstructions(wait: WaitInfo): string {
@@ -80,27 +78,12 @@ export async function holdingTurn(
   const agent = deps.agents.get(conversation.agentId);
   if (!agent) return { type: 'not_agent', state: conversation.state };
   const wait = (await deps.router.waitInfo?.(conversation)) ?? UNKNOWN_WAIT;
-  const holding = holdingAgent(agent, wait);
-  const transcript = transcriptFromLog(events, deps.raw);
-  const before = transcript.length;
-  const result = await runTurn(
-    holding,
-    { conversation, transcript },
-    // The hand-off is under way: the decider has nothing to add, and the model's own hand-off is refused below.
-    {
-      policy: deps.holdingPolicyFor(agent),
-      decide: async () => ({ handoff: false, reason: null, target: null, evidence: null }),
-      clock: deps.clock,
-    },
-  );
-  const records = turnRecords({
-    conversationId,
-    agent: agent.id,
-    before,
-    result,
-    spentBefore: { modelCalls: 0, tokens: 0, wallMs: 0 },
-    redact: deps.redact,
-    upTo: events.at(-1)?.seq ?? 0,
+  // The hand-off is under way: the decider has nothing to add, and the model's own hand-off is refused below.
+  const { result, records } = await sideTurn(deps, {
+    conversation,
+    events,
+    agent: holdingAgent(agent, wait),
+    policy: deps.holdingPolicyFor(agent),
   });
   const lastSaid = events.findLast((e) => e.type === 'message.sent')?.data;
   const text =
