@@ -26,6 +26,8 @@ export const run = (sql: string, ...params: unknown[]): SqlOp => ({ op: 'run', s
 
 /** Runs routing transactions against one database. */
 export interface SqlRunner {
+  /** Which SQL the runner speaks, for the few statements that differ (PostgreSQL's data-modifying CTEs). */
+  readonly dialect: 'sqlite' | 'postgres';
   transaction<T>(body: () => SqlBody<T>): Promise<T>;
   close?(): Promise<void>;
 }
@@ -53,6 +55,7 @@ export function sqliteRunner(db: Database.Database, options: { busyTimeoutMs?: n
     return step.value;
   });
   return {
+    dialect: 'sqlite',
     transaction: async <T>(body: () => SqlBody<T>) =>
       retryWhileBusy(() => execute.immediate(body) as T, { timeoutMs: options.busyTimeoutMs ?? 5_000 }),
     ...(options.owned ? { close: async () => void db.close() } : {}),
@@ -104,6 +107,7 @@ export function postgresRunner(pool: pg.Pool, options: { attempts?: number } = {
     }
   };
   return {
+    dialect: 'postgres',
     async transaction<T>(body: () => SqlBody<T>): Promise<T> {
       for (let attempt = 1; ; attempt += 1) {
         try {

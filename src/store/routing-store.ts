@@ -314,11 +314,31 @@ export class RoutingStore {
         if (!found.ok) return { ...found, facts: [] as RoutingFact[] };
         const { r, req } = found;
         if (num(r.expires_at) <= now) return { ok: false as const, why: 'expired' as const, facts: yield* this.expire(now) };
-        yield run("UPDATE routing_reservations SET status = 'declined', reason = ?, resolved_at = ? WHERE id = ?", why, now, r.id);
         const facts: RoutingFact[] = [
           { kind: 'declined', conversationId: req.conversation_id as ConversationId, request: req.id, reservation: r.id, staff, why },
         ];
-        facts.push(...(yield* this.release(r, req, now)));
+        const plain = req.direct === 0 && (req.target_deadline === null || num(req.target_deadline) > now);
+        if (this.sql.dialect === 'postgres' && plain) {
+          // The decline and the release in one statement: the offer answered, the slot given back, the request waiting again.
+          const excluded = JSON.stringify([...new Set([...(JSON.parse(req.excluded) as string[]), r.staff_id])]);
+          const done = (yield run(
+            `WITH answered AS (UPDATE routing_reservations SET status = 'declined', reason = ?, resolved_at = ? WHERE id = ? RETURNING id),
+                  freed AS (UPDATE routing_staff SET used = used - ? WHERE staff_id = ? RETURNING staff_id)
+             UPDATE routing_requests SET status = 'waiting', reservation_id = NULL, staff_id = NULL, excluded = ?
+             WHERE id = ? AND EXISTS (SELECT 1 FROM answered) AND EXISTS (SELECT 1 FROM freed)`,
+            why,
+            now,
+            r.id,
+            r.weight,
+            r.staff_id,
+            excluded,
+            req.id,
+          )) as number;
+          if (done !== 1) throw new Error(`routing: the decline of ${r.id} did not apply in full (a lost lock?)`);
+        } else {
+          yield run("UPDATE routing_reservations SET status = 'declined', reason = ?, resolved_at = ? WHERE id = ?", why, now, r.id);
+          facts.push(...(yield* this.release(r, req, now)));
+        }
         facts.push(...(yield* this.dispatch(now)));
         return { ok: true as const, facts };
       }.bind(this),
@@ -476,13 +496,37 @@ export class RoutingStore {
     reservation: string,
     staff: StaffId,
   ): SqlBody<{ ok: true; r: ReservationRow; req: RequestRow } | { ok: false; why: OfferRefusal }> {
-    const rows = (yield lockedAll('wait', 'SELECT * FROM routing_reservations WHERE id = ?', reservation)) as ReservationRow[];
-    const r = rows[0];
+    // The offer and its request, read and locked in one statement.
+    const rows = (yield lockedAll(
+      'wait',
+      `SELECT q.*, r.id AS res_id, r.staff_id AS res_staff_id, r.weight AS res_weight, r.created_at AS res_created_at,
+         r.expires_at AS res_expires_at, r.status AS res_status
+       FROM routing_reservations r JOIN routing_requests q ON q.id = r.request_id WHERE r.id = ?`,
+      reservation,
+    )) as Array<
+      RequestRow & {
+        res_id: string;
+        res_staff_id: string;
+        res_weight: number;
+        res_created_at: number | string;
+        res_expires_at: number | string;
+        res_status: ReservationRow['status'];
+      }
+    >;
+    const row = rows[0];
     // Another person's offer is as invisible as one that does not exist.
-    if (r === undefined || r.staff_id !== staff) return { ok: false, why: r === undefined ? 'not_found' : 'not_yours' };
+    if (row === undefined || row.res_staff_id !== staff) return { ok: false, why: row === undefined ? 'not_found' : 'not_yours' };
+    const r: ReservationRow = {
+      id: row.res_id,
+      request_id: row.id,
+      staff_id: row.res_staff_id,
+      weight: row.res_weight,
+      created_at: row.res_created_at,
+      expires_at: row.res_expires_at,
+      status: row.res_status,
+    };
     if (r.status !== 'pending') return { ok: false, why: r.status === 'timed_out' ? 'expired' : 'answered' };
-    const req = ((yield lockedAll('wait', 'SELECT * FROM routing_requests WHERE id = ?', r.request_id)) as RequestRow[])[0]!;
-    return { ok: true, r, req };
+    return { ok: true, r, req: row };
   }
 
   /** Ends the conversation's live requests (all of them, but `except`): an assignment is done, a wait or an offer is cancelled. */
@@ -699,33 +743,61 @@ export class RoutingStore {
         );
         if (choice.type !== 'chosen') continue;
         const weight = this.setup.weights[req.channel];
-        // The capacity is taken here, in the transaction that makes the reservation, and only if it is still free.
-        const taken = (yield run(
-          "UPDATE routing_staff SET used = used + ?, idle_since = ? WHERE staff_id = ? AND presence = 'available' AND used + ? <= capacity",
-          weight,
-          now,
-          choice.staffId,
-          weight,
-        )) as number;
-        if (taken !== 1) throw new Error(`routing: ${choice.staffId} had no room for a reservation the router chose (a lost lock?)`);
         const id = this.newId('reservation');
         const expiresAt = now + queue.reservationTimeoutSeconds * 1000;
-        yield run(
-          "INSERT INTO routing_reservations (id, request_id, staff_id, weight, created_at, expires_at, status) VALUES (?, ?, ?, ?, ?, ?, 'pending')",
-          id,
-          req.id,
-          choice.staffId,
-          weight,
-          now,
-          expiresAt,
-        );
-        const moved = (yield run(
-          "UPDATE routing_requests SET status = 'reserved', reservation_id = ?, staff_id = ? WHERE id = ? AND status = 'waiting'",
-          id,
-          choice.staffId,
-          req.id,
-        )) as number;
-        if (moved !== 1) throw new Error(`routing: request ${req.id} stopped waiting inside the routing transaction (a lost lock?)`);
+        // The capacity is taken here, in the transaction that makes the reservation, and only if it is still free.
+        if (this.sql.dialect === 'postgres') {
+          // One statement: the slot taken, the offer made, the request reserved — all or none.
+          const reserved = (yield run(
+            `WITH taken AS (
+               UPDATE routing_staff SET used = used + ?, idle_since = ?
+               WHERE staff_id = ? AND presence = 'available' AND used + ? <= capacity RETURNING staff_id),
+             offered AS (
+               INSERT INTO routing_reservations (id, request_id, staff_id, weight, created_at, expires_at, status)
+               SELECT ?, ?, staff_id, ?, ?, ?, 'pending' FROM taken RETURNING id)
+             UPDATE routing_requests SET status = 'reserved', reservation_id = ?, staff_id = ?
+             WHERE id = ? AND status = 'waiting' AND EXISTS (SELECT 1 FROM offered)`,
+            weight,
+            now,
+            choice.staffId,
+            weight,
+            id,
+            req.id,
+            weight,
+            now,
+            expiresAt,
+            id,
+            choice.staffId,
+            req.id,
+          )) as number;
+          if (reserved !== 1)
+            throw new Error(`routing: the reservation of ${req.id} for ${choice.staffId} did not apply in full (a lost lock?)`);
+        } else {
+          const taken = (yield run(
+            "UPDATE routing_staff SET used = used + ?, idle_since = ? WHERE staff_id = ? AND presence = 'available' AND used + ? <= capacity",
+            weight,
+            now,
+            choice.staffId,
+            weight,
+          )) as number;
+          if (taken !== 1) throw new Error(`routing: ${choice.staffId} had no room for a reservation the router chose (a lost lock?)`);
+          yield run(
+            "INSERT INTO routing_reservations (id, request_id, staff_id, weight, created_at, expires_at, status) VALUES (?, ?, ?, ?, ?, ?, 'pending')",
+            id,
+            req.id,
+            choice.staffId,
+            weight,
+            now,
+            expiresAt,
+          );
+          const moved = (yield run(
+            "UPDATE routing_requests SET status = 'reserved', reservation_id = ?, staff_id = ? WHERE id = ? AND status = 'waiting'",
+            id,
+            choice.staffId,
+            req.id,
+          )) as number;
+          if (moved !== 1) throw new Error(`routing: request ${req.id} stopped waiting inside the routing transaction (a lost lock?)`);
+        }
         facts.push({
           kind: 'offered',
           conversationId: req.conversation_id as ConversationId,
