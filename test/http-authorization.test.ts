@@ -45,7 +45,7 @@ async function fixture(state: 'AGENT_ACTIVE' | 'QUEUED' | 'HUMAN_ACTIVE'): Promi
 interface RouteCase {
   name: string;
   state?: 'AGENT_ACTIVE' | 'QUEUED' | 'HUMAN_ACTIVE';
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT';
   path: (id: ConversationId) => string;
   body?: (f: { version: number }) => unknown;
   /** The conversation's own customer token is not among the callers: 'otherCustomer' is someone else's. */
@@ -128,6 +128,36 @@ const ROUTES: RouteCase[] = [
     path: (id) => `/v1/conversations/${id}/close`,
     body: (f) => ({ version: f.version }),
     expected: ownerOnly,
+  },
+  {
+    name: "assisted mode (someone else's)",
+    state: 'HUMAN_ACTIVE',
+    method: 'POST',
+    path: (id) => `/v1/conversations/${id}/assist`,
+    body: (f) => ({ version: f.version, on: true }),
+    expected: ownerOnly,
+  },
+  { name: 'the customer leaves', state: 'QUEUED', method: 'POST', path: (id) => `/v1/conversations/${id}/leave`, expected: customerOnly },
+  { name: 'my offers', method: 'GET', path: () => '/v1/offers', expected: staffOnly },
+  {
+    name: 'my presence',
+    method: 'PUT',
+    path: () => '/v1/staff/me/presence',
+    body: () => ({ presence: 'away' }),
+    expected: staffOnly,
+  },
+  {
+    name: 'accept an offer (one that is not yours)',
+    method: 'POST',
+    path: () => '/v1/offers/res_0123456789abcdef01234567/accept',
+    expected: { none: 401, otherCustomer: 403, agent: 404, supervisor: 404, admin: 404 },
+  },
+  {
+    name: 'decline an offer (one that is not yours)',
+    method: 'POST',
+    path: () => '/v1/offers/res_0123456789abcdef01234567/decline',
+    body: () => ({ reason: 'busy' }),
+    expected: { none: 401, otherCustomer: 403, agent: 404, supervisor: 404, admin: 404 },
   },
   { name: 'runtime metrics', method: 'GET', path: () => '/v1/metrics', expected: supervisorUp },
   { name: 'list staff', method: 'GET', path: () => '/v1/staff', expected: supervisorUp },

@@ -271,4 +271,26 @@ describe.each(['sqlite', 'postgres'] as const)('the router over HTTP (%s)', (kin
     expect(text).toMatch(/^baton_queue_age_alerts\{queue="queue_billing"\} 1$/m);
     expect(text).toMatch(/^baton_queue_oldest_wait_seconds\{queue="queue_billing"\} 61$/m);
   });
+
+  it('a customer who leaves the queue ends the wait: the offer is withdrawn and the slot freed', async () => {
+    const { t, call, person, customer, offers, notes } = await start(kind, { queues: [{ id: 'queue_billing' }] });
+    const a = await person(['billing']);
+    await a.available();
+    const c = await customer();
+    const offer = (await offers(a.token))[0]!;
+    expect(offer.conversationId).toBe(c.id);
+    const left = await call(`/v1/conversations/${c.id}/leave`, { method: 'POST', token: c.token });
+    expect(left.status).toBe(200);
+    expect(left.body['conversation']).toMatchObject({ state: 'CLOSED' });
+    expect(await offers(a.token)).toEqual([]);
+    expect((await t.runtime.router.staffState(a.id as never))?.used).toBe(0);
+    const late = await call(`/v1/offers/${offer.id}/accept`, { method: 'POST', token: a.token });
+    expect(late.status).toBe(409);
+    expect(late.body['error']).toMatchObject({ code: 'offer_withdrawn' });
+    expect((await notes(c.id)).map((n) => n.kind)).toContain('left');
+    // Leaving twice, or with another conversation's token, changes nothing.
+    expect((await call(`/v1/conversations/${c.id}/leave`, { method: 'POST', token: c.token })).status).toBe(409);
+    const other = await t.open();
+    expect((await call(`/v1/conversations/${c.id}/leave`, { method: 'POST', token: other.token })).status).toBe(404);
+  });
 });

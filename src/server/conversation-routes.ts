@@ -87,6 +87,21 @@ export function registerConversationRoutes(app: FastifyInstance, service: Conver
     },
   );
 
+  app.post(
+    '/v1/conversations/:id/leave',
+    routeDocs('The customer leaves: the conversation closes, and any wait or offer for it ends', 'customer', {
+      params: ConversationParamsSchema,
+    }),
+    async (request, reply) => {
+      const { id } = parseInput(ConversationParamsSchema, request.params, 'params');
+      await requireCustomer(request, auth, id);
+      const outcome = await service.leave(id);
+      if (!outcome.ok && outcome.rejection.code === 'not_found') throw noConversation(id);
+      if (!outcome.ok) throw new HttpError(409, outcome.rejection.code, outcome.rejection.message);
+      return reply.code(200).send({ conversation: outcome.conversation });
+    },
+  );
+
   app.get(
     '/v1/conversations/:id/messages',
     routeDocs('What the customer may see, by cursor, with long-poll (waitMs)', 'customer', {

@@ -14,6 +14,7 @@ const REFUSED = {
   not_yours: [404, 'not_found', 'there is no such offer'],
   expired: [409, 'offer_expired', 'the offer timed out and went to someone else'],
   answered: [409, 'offer_answered', 'the offer was already answered'],
+  withdrawn: [409, 'offer_withdrawn', 'the offer was withdrawn: the customer left, or someone else took the conversation'],
   gone: [409, 'conversation_moved', 'the conversation was closed or taken before you accepted; your slot is free again'],
 } as const;
 

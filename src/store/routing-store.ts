@@ -73,7 +73,7 @@ export interface RequestState {
 }
 
 /** Why an answer to an offer was not taken. */
-export type OfferRefusal = 'not_found' | 'not_yours' | 'expired' | 'answered';
+export type OfferRefusal = 'not_found' | 'not_yours' | 'expired' | 'answered' | 'withdrawn';
 
 type StaffRow = { staff_id: string; skills: string; capacity: number; presence: Presence; used: number; idle_since: number | string };
 type RequestRow = {
@@ -525,7 +525,9 @@ export class RoutingStore {
       expires_at: row.res_expires_at,
       status: row.res_status,
     };
-    if (r.status !== 'pending') return { ok: false, why: r.status === 'timed_out' ? 'expired' : 'answered' };
+    if (r.status !== 'pending') {
+      return { ok: false, why: r.status === 'timed_out' ? 'expired' : r.status === 'canceled' ? 'withdrawn' : 'answered' };
+    }
     return { ok: true, r, req: row };
   }
 

@@ -244,6 +244,16 @@ export function createConversationService(options: ConversationServiceOptions) {
       input: { version: number; to: { type: 'queue'; id: QueueId } | { type: 'human'; id: StaffId } },
     ): Promise<CommandOutcome> => staffCommand(conversationId, input.version, { type: 'TransferConversation', staff, to: input.to }),
 
+    /**
+     * The customer leaves (they gave up waiting, or are done): the conversation closes, and the
+     * router withdraws whatever it had offered or reserved for it.
+     */
+    async leave(conversationId: ConversationId): Promise<CommandOutcome> {
+      const outcome = await gateway.close(conversationId, { type: 'customer' }, 'customer_left');
+      if (outcome.ok) await router.conversationChanged?.(outcome.conversation);
+      return written(conversationId, outcome);
+    },
+
     /** Assisted mode on or off: while on, the agent drafts replies for the person (never sent by themselves). */
     assist: (conversationId: ConversationId, staff: StaffId, input: { version: number; on: boolean }): Promise<CommandOutcome> =>
       staffCommand(conversationId, input.version, { type: input.on ? 'StartAssist' : 'EndAssist', staff }),
