@@ -293,4 +293,31 @@ describe.each(['sqlite', 'postgres'] as const)('the router over HTTP (%s)', (kin
     const other = await t.open();
     expect((await call(`/v1/conversations/${c.id}/leave`, { method: 'POST', token: other.token })).status).toBe(404);
   });
+
+  it('a wait past its timeout becomes a callback: the customer is told, and the next person on shift is offered it', async () => {
+    const { t, call, person, customer, offers, notes, clock } = await start(kind, {
+      queues: [{ id: 'queue_billing', waitTimeoutSeconds: 60 }],
+      weights: { chat: 1, callback: 2 },
+      staffCapacity: 3,
+    });
+    const c = await customer();
+    clock.advance(61_000);
+    await t.runtime.router.sweep();
+    const said = (
+      (await call(`/v1/conversations/${c.id}/messages?after=0`, { token: c.token })).body['messages'] as Array<{
+        from: string;
+        text: string;
+      }>
+    )
+      .filter((m) => m.from === 'system')
+      .map((m) => m.text);
+    expect(said.at(-1)).toMatch(/now a callback/);
+    expect((await notes(c.id)).filter((n) => n.kind === 'moved')).toEqual([expect.objectContaining({ to: 'callback' })]);
+    // The next person on shift is offered it, and it holds what a callback weighs (2).
+    const free = await person(['billing']);
+    await free.available();
+    const callback = (await offers(free.token)).find((o) => o.conversationId === c.id)!;
+    expect((await call(`/v1/offers/${callback.id}/accept`, { method: 'POST', token: free.token })).status).toBe(200);
+    expect((await t.runtime.router.staffState(free.id as never))?.used).toBe(2);
+  });
 });

@@ -614,16 +614,14 @@ export class RoutingStore {
       );
       return [{ kind: 'moved', conversationId, request: req.id, to: next.queue }];
     }
+    // Out of queues to try: it becomes a callback — it stays in its last queue, without a deadline,
+    // weighing what a callback weighs, and is offered to the next eligible person with room for it.
     yield run(
-      "UPDATE routing_requests SET status = 'left', target_index = ?, target_deadline = NULL, ended_at = ? WHERE id = ?",
+      "UPDATE routing_requests SET target_index = ?, target_deadline = NULL, channel = 'callback' WHERE id = ?",
       index,
-      now,
       req.id,
     );
-    return [
-      { kind: 'moved', conversationId, request: req.id, to: 'callback' },
-      { kind: 'left', conversationId, request: req.id, to: 'callback', staff: null },
-    ];
+    return [{ kind: 'moved', conversationId, request: req.id, to: 'callback' }];
   }
 
   private *warmFailed(req: RequestRow, now: number): SqlBody<RoutingFact[]> {

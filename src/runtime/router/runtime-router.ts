@@ -316,11 +316,11 @@ export function createRuntimeRouter(options: RuntimeRouterOptions) {
       const facts = await store.sweep(clock.now());
       await note(facts);
       for (const fact of facts) {
-        if (fact.kind === 'left' && fact.to === 'callback') {
+        if (fact.kind === 'moved' && fact.to === 'callback') {
           await gateway.send(
             fact.conversationId,
             { type: 'system' },
-            'Nobody could take your conversation in time. A colleague will pick it up and reply here as soon as someone is free; you do not need to stay in the chat.',
+            "Nobody could take your conversation in time, so it is now a callback: the next colleague who can help will pick it up and reply here. You don't need to stay in the chat.",
           );
         }
       }
