@@ -110,7 +110,8 @@ describe.each(['postgres', 'sqlite'] as const)('four router processes on one %s 
       });
       await sampling;
 
-      // Offers left pending lapse in a last sweep after the race (a process would do it on its next tick).
+      // The shift ends (nobody takes new offers), and the offers left pending lapse in a last sweep.
+      for (const s of staff) await routing.setPresence({ staff: s.id, skills: [], capacity: s.capacity, presence: 'away' }, Date.now());
       const last: RoutingFact[] = await routing.sweep(Date.now() + 3_600_000);
       const resolutions = [
         ...reports.flatMap((r) => r.resolved),
