@@ -334,7 +334,7 @@ describe('the staff console in Chromium', () => {
 
     // The winner transfers it, cold, to another queue: it waits there again.
     const winnerPage = winner === bo ? b.page : d.page;
-    await winnerPage.getByLabel('Transfer (cold) to the queue').selectOption('queue_complaints');
+    await winnerPage.getByLabel('Queue to transfer to').selectOption('queue_complaints');
     await winnerPage.getByRole('button', { name: 'Transfer' }).click();
     await winnerPage.getByTestId('state').filter({ hasText: 'waiting in complaints' }).waitFor();
     const moved = await staffRead(c.id, bo.token);
