@@ -241,6 +241,7 @@ describe('the console with the router in Chromium', () => {
     await warmOffer.waitFor();
     await expect(warmOffer.textContent()).resolves.toContain(`warm transfer from ${secondWho.email}`);
     await axe(second, 'warm pending');
+    await second.evaluate(() => globalThis.scrollTo(0, 0));
     await shot(second, 'warm-pending');
 
     // Declined (busy): the second console shows the outcome from the log, and that it went cold to the queue.
@@ -256,6 +257,7 @@ describe('the console with the router in Chromium', () => {
       data: { staff: secondWho.id, owner: { type: 'queue', id: 'queue_billing' } },
     });
     await axe(second, 'warm outcome');
+    await second.evaluate(() => globalThis.scrollTo(0, 0));
     await shot(second, 'warm-outcome');
     expect([...b.errors, ...d.errors]).toEqual([]);
   });
