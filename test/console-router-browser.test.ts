@@ -4,9 +4,10 @@
  * says they are available in the header; a customer asks for a person over HTTP and the offer
  * appears live; accepting opens the conversation packet first, on screen without scrolling at
  * 1280×800; assisted mode puts the agent's draft in the reply box, sent only when the person
- * clicks send; a hand-back with a constraint, after which the agent's blocked tool call is refused
+ * clicks send (and a draft a guardrail flagged carries its warning); a hand-back with a constraint, after which the agent's blocked tool call is refused
  * and the log shows it; a declined offer (with its reason) goes live to a second person's console;
- * a warm transfer says it is pending and then what became of it; the dashboard shows the runtime
+ * a warm transfer says it is pending and then what became of it (declined, or not answered before
+ * the runtime's virtual clock passes its timeout); the dashboard shows the runtime
  * metrics to a supervisor and tells an agent it is for supervisors. axe-core finds no serious or
  * critical violation on these screens; the screenshots go to docs/console/.
  */
@@ -22,11 +23,14 @@ import { startTestRuntime, type TestRuntime } from './support/runtime-server.js'
 
 const DRAFT = 'Thanks for waiting. Could you tell me the invoice number, so that we can look at it together?';
 const CHARGE = 'ch_100232';
+/** A reply the output guardrail `unbacked_claim` stops: no refund tool ran. */
+const UNBACKED = 'Good news: your refund has been issued.';
 
 /**
  * The model, scripted: after a tool result it says what the result was; asked to refund, it
  * proposes the refund and asks for a yes; given the yes, it calls refund_charge; otherwise it
- * answers with DRAFT (in assisted mode, that answer is the draft).
+ * answers with DRAFT (in assisted mode, that answer is the draft); asked for their money back, it
+ * claims a refund it never made (a guardrail flags that).
  */
 const agentScript = () =>
   scriptedPolicy(
@@ -37,6 +41,7 @@ const agentScript = () =>
         const said = request.messages.findLast((m) => m.role === 'user')?.content ?? '';
         if (/\byes\b/i.test(said)) return { toolCalls: [{ name: 'refund_charge', arguments: { charge_id: CHARGE, amount: 49 } }] };
         if (/refund/i.test(said)) return { reply: `I can refund the duplicate charge ${CHARGE} for you. Shall I go ahead?` };
+        if (/money back/i.test(said)) return { reply: UNBACKED };
         return { reply: DRAFT };
       },
     ],
@@ -45,18 +50,27 @@ const agentScript = () =>
 
 let runtime: TestRuntime;
 let skills: string[];
+/** The runtime's clock runs this far ahead of the wall clock: a test moves it to make an offer time out. */
+let skew = 0;
 
-beforeAll(async () => {
+beforeAll(() => {
   // The console as `npm run build` makes it (rebuilt only when its sources changed).
   execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-console.mjs')], { stdio: ['ignore', 'inherit', 'inherit'] });
   mkdirSync(SHOTS, { recursive: true });
-  runtime = await startTestRuntime('sqlite', { policy: () => agentScript() });
-  skills = [...new Set(runtime.runtime.domain.queues.flatMap((q) => q.skills))];
 }, 180_000);
-afterAll(async () => {
-  for (const b of browsers.splice(0)) await b.close().catch(() => {});
-  await runtime?.close();
-});
+
+/** A fresh runtime per group of tests: sign-in is rate-limited per address (10 a minute), and every browser here is 127.0.0.1. */
+function withRuntime() {
+  beforeAll(async () => {
+    skew = 0;
+    runtime = await startTestRuntime('sqlite', { policy: () => agentScript(), clock: { now: () => Date.now() + skew } });
+    skills = [...new Set(runtime.runtime.domain.queues.flatMap((q) => q.skills))];
+  }, 120_000);
+  afterAll(async () => {
+    for (const b of browsers.splice(0)) await b.close().catch(() => {});
+    await runtime?.close();
+  });
+}
 
 async function staffRead(id: string, token: string) {
   const read = await json(runtime.base, `/v1/conversations/${id}?limit=500`, { token });
@@ -84,6 +98,8 @@ async function waitingCustomer() {
 }
 
 describe('the console with the router in Chromium', () => {
+  withRuntime();
+
   it('presence, a live offer accepted packet first, assisted drafts, and a hand-back whose constraint refuses the agent', async () => {
     const ana = await runtime.staff('agent', skills);
     const { page, errors } = await newPage();
@@ -155,7 +171,22 @@ describe('the console with the router in Chromium', () => {
     await box.fill(`${DRAFT} (Ana)`);
     await page.getByRole('button', { name: 'Send reply' }).click();
     await c.waitFor((m) => m.from === 'human' && m.text === `${DRAFT} (Ana)`);
+    // Sent: the console has the answer and the box is empty again.
+    await page.getByRole('status').filter({ hasText: 'Reply: done.' }).waitFor();
+    await expect(box.inputValue()).resolves.toBe('');
     expect((await c.all()).filter((m) => m.text === DRAFT)).toEqual([]);
+    // A draft a guardrail flagged comes with a warning naming it; it is not sent either.
+    await c.say('Is my money back yet?');
+    await page.getByTestId('draft-flagged').waitFor();
+    await expect(box.inputValue()).resolves.toBe(UNBACKED);
+    await expect(page.getByTestId('draft-flagged').textContent()).resolves.toContain('“unbacked claim”');
+    const flagged = (await staffRead(c.id, ana.token)).events.filter((e) => e.type === 'draft.proposed').at(-1);
+    expect(flagged?.data).toMatchObject({ text: UNBACKED, flagged: 'unbacked_claim' });
+    await axe(page, 'flagged draft');
+    await shot(page, 'assisted-flagged');
+    await box.fill('');
+    await runtime.runtime.service.idle();
+    expect((await c.all()).filter((m) => m.text === UNBACKED)).toEqual([]);
     await page.getByRole('button', { name: 'Assisted mode: on' }).click();
     await page
       .getByTestId('state')
@@ -259,7 +290,50 @@ describe('the console with the router in Chromium', () => {
     await axe(second, 'warm outcome');
     await second.evaluate(() => globalThis.scrollTo(0, 0));
     await shot(second, 'warm-outcome');
+    // Both away: the next test's offers go to its own people.
+    await setPresence(b.page, 'away');
+    await setPresence(d.page, 'away');
     expect([...b.errors, ...d.errors]).toEqual([]);
+  });
+});
+
+describe('the console with the router in Chromium: timeouts and the dashboard', () => {
+  withRuntime();
+
+  it('a warm transfer nobody answers in time goes cold, and the console says so', async () => {
+    const [dee, eve] = [await runtime.staff('agent', skills), await runtime.staff('agent', skills)];
+    const d = await newPage();
+    const e = await newPage();
+    await signIn(d.page, runtime.base, dee);
+    await signIn(e.page, runtime.base, eve);
+    await setPresence(d.page, 'available');
+    const c = await waitingCustomer();
+    await d.page.locator(`li.offer[data-conversation="${c.id}"]`).getByRole('button', { name: 'Accept' }).click();
+    await d.page
+      .getByTestId('state')
+      .filter({ hasText: /human active · you/ })
+      .waitFor();
+    // Dee answers first (the dashboard's time to a human counts it), then passes the conversation on.
+    await d.page.getByLabel('Reply to the customer').fill('Hello, this is Dee. A colleague will take this over.');
+    await d.page.getByRole('button', { name: 'Send reply' }).click();
+    await c.waitFor((m) => m.from === 'human' && m.text.startsWith('Hello, this is Dee.'));
+    await setPresence(e.page, 'available');
+    await d.page.getByLabel('Warm (yours until accepted)').check();
+    await d.page.getByLabel('A person').check();
+    await d.page.getByLabel('Person to transfer to').selectOption(eve.id);
+    await d.page.getByRole('button', { name: 'Offer warm transfer' }).click();
+    await d.page.getByTestId('warm-pending').filter({ hasText: eve.email }).waitFor();
+    await e.page.locator(`li.offer[data-conversation="${c.id}"]`).waitFor();
+    // Eve says nothing; the runtime's clock passes the warm offer's 60 s and the router's sweep fires it.
+    skew += 61_000;
+    await runtime.runtime.router.sweep();
+    const outcome = d.page.getByTestId('warm-outcome').filter({ hasText: eve.email });
+    await outcome.waitFor();
+    await expect(outcome.textContent()).resolves.toBe(`Warm transfer to ${eve.email}: not answered in time. It went cold to billing.`);
+    await expect(d.page.getByTestId('warm-pending').count()).resolves.toBe(0);
+    const kinds = notes((await staffRead(c.id, dee.token)).events).map((n) => n.kind);
+    expect(kinds).toEqual(expect.arrayContaining(['timed_out', 'warm_failed']));
+    expect([...d.errors, ...e.errors]).toEqual([]);
   });
 
   it('shows a supervisor the runtime metrics as charts over a chosen window, and tells an agent it is for supervisors', async () => {

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { ContextPacket, Conversation, StoredEvent } from '../../../src/core/index.js';
 import type { Colleague } from '../../../src/server/staff-stream-protocol.js';
 import { call, type StaffMe } from './api.js';
@@ -39,11 +39,21 @@ function Reply({ act, events, assisted }: { act: Act; events: readonly StoredEve
     if (placed) setText(draft.data.text);
   }
   const showing = draft !== null && draft.seq === offered?.seq ? { draft, placed: offered.placed } : null;
+  // The draft as of the latest render, for the send that finishes after it arrived.
+  const latest = useRef(showing);
+  latest.current = showing;
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!text.trim()) return;
     setBusy(true);
-    if ((await act('Reply', 'replies', { text })) === 'done') setText('');
+    if ((await act('Reply', 'replies', { text })) === 'done') {
+      // A draft that arrived while this reply was on its way was shown beside the box: the box is free now.
+      const waiting = latest.current;
+      if (waiting && !waiting.placed) {
+        setOffered({ seq: waiting.draft.seq, placed: true });
+        setText(waiting.draft.data.text);
+      } else setText('');
+    }
     setBusy(false);
   };
   return (

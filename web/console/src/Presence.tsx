@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { call } from './api.js';
 
 type Presence = 'available' | 'busy' | 'away' | 'offline';
@@ -20,16 +20,29 @@ export function PresenceControl() {
       else setError(a.body.error?.message ?? `presence unknown (${a.status})`);
     });
   }, []);
+  // One change on the wire at a time, and then the latest choice: quick changes (arrow keys) end
+  // where the person stopped, never in the order the answers happen to arrive.
+  const wanted = useRef<Presence | null>(null);
+  const sending = useRef(false);
   const choose = async (next: Presence) => {
-    const before = presence;
+    wanted.current = next;
     setPresence(next);
     setError(null);
-    const answer = await call<{ presence: Presence }>('PUT', '/v1/staff/me/presence', { presence: next });
-    if (answer.status === 200) setPresence(answer.body.presence);
-    else {
-      setPresence(before);
-      setError(answer.body.error?.message ?? `not changed (${answer.status})`);
+    if (sending.current) return;
+    sending.current = true;
+    let sent: Presence | null = null;
+    while (wanted.current !== sent) {
+      sent = wanted.current!;
+      const answer = await call<{ presence: Presence }>('PUT', '/v1/staff/me/presence', { presence: sent });
+      if (answer.status !== 200) {
+        setError(answer.body.error?.message ?? `not changed (${answer.status})`);
+        const now = await call<{ presence: Presence }>('GET', '/v1/staff/me/presence');
+        if (now.status === 200) setPresence(now.body.presence);
+        break;
+      }
+      if (wanted.current === sent) setPresence(answer.body.presence);
     }
+    sending.current = false;
   };
   return (
     <span className={`presence ${presence ?? 'unknown'}`}>
