@@ -272,7 +272,7 @@ describe('the console with the router in Chromium', () => {
     await warmOffer.waitFor();
     await expect(warmOffer.textContent()).resolves.toContain(`warm transfer from ${secondWho.email}`);
     await axe(second, 'warm pending');
-    await second.evaluate(() => globalThis.scrollTo(0, 0));
+    await second.evaluate(() => (globalThis as unknown as { scrollTo: (x: number, y: number) => void }).scrollTo(0, 0));
     await shot(second, 'warm-pending');
 
     // Declined (busy): the second console shows the outcome from the log, and that it went cold to the queue.
@@ -288,7 +288,7 @@ describe('the console with the router in Chromium', () => {
       data: { staff: secondWho.id, owner: { type: 'queue', id: 'queue_billing' } },
     });
     await axe(second, 'warm outcome');
-    await second.evaluate(() => globalThis.scrollTo(0, 0));
+    await second.evaluate(() => (globalThis as unknown as { scrollTo: (x: number, y: number) => void }).scrollTo(0, 0));
     await shot(second, 'warm-outcome');
     // Both away: the next test's offers go to its own people.
     await setPresence(b.page, 'away');
