@@ -17,18 +17,20 @@ const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.mi
 /** Browsers opened, to close after the tests. */
 export const browsers: Browser[] = [];
 
-/** A page in a browser of its own at a viewport, recording page errors. */
+/** A page in a browser of its own at a viewport, recording page errors and every URL requested. */
 export async function newPage(width = 1280, height = 800) {
   const browser = await playwright.launch({ executablePath: await chromium.executablePath(), args: chromium.args, headless: true });
   browsers.push(browser);
   const context = await browser.newContext({ viewport: { width, height } });
   const page = await context.newPage();
   const errors: string[] = [];
+  const requests: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
+  page.on('request', (r) => requests.push(r.url()));
   page.on('console', (m) => {
     if (m.type() === 'error' && !/status of 4\d\d/.test(m.text())) errors.push(m.text());
   });
-  return { context, page, errors };
+  return { context, page, errors, requests };
 }
 
 /** No serious or critical accessibility violation on the screen as it is. */
