@@ -8,22 +8,26 @@
  * all 20 in order, once. axe-core finds no serious or critical violation on any screen; the
  * screenshots go to docs/console/.
  */
-import chromium from '@sparticuz/chromium';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium as playwright, type Browser, type Page, type WebSocketRoute } from 'playwright-core';
+import type { Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StoredEvent } from '../src/core/index.js';
+import {
+  axe,
+  browsers,
+  customer as customerAt,
+  json as jsonAt,
+  newPage,
+  ROOT,
+  shot,
+  SHOTS,
+  signIn as signInAt,
+} from './support/console-page.js';
 import { startTestRuntime, type TestRuntime } from './support/runtime-server.js';
 
-const ROOT = join(import.meta.dirname, '..');
-const SHOTS = join(ROOT, 'docs', 'console');
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
 let runtime: TestRuntime;
-const browsers: Browser[] = [];
 let skills: string[];
 
 beforeAll(() => {
@@ -47,69 +51,9 @@ function withRuntime() {
   });
 }
 
-const launch = async () => playwright.launch({ executablePath: await chromium.executablePath(), args: chromium.args, headless: true });
-
-/**
- * A page in a browser of its own at a viewport, recording page errors and every URL requested.
- * (This Chromium build runs as one process, whose contexts share one cookie jar: each person
- * needs a browser of their own.)
- */
-async function newPage(width = 1280, height = 800) {
-  const browser = await launch();
-  browsers.push(browser);
-  const context = await browser.newContext({ viewport: { width, height } });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  const requests: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error' && !/status of 4\d\d/.test(m.text())) errors.push(m.text());
-  });
-  page.on('request', (r) => requests.push(r.url()));
-  return { context, page, errors, requests };
-}
-
-async function json(path: string, init: { method?: string; body?: unknown; token?: string; key?: string } = {}) {
-  const headers: Record<string, string> = {};
-  if (init.body !== undefined) headers['content-type'] = 'application/json';
-  if (init.token) headers['authorization'] = `Bearer ${init.token}`;
-  if (init.key) headers['idempotency-key'] = init.key;
-  const res = await fetch(`${runtime.base}${path}`, {
-    method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-    headers,
-    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
-
-/** A customer over HTTP: opens a conversation and writes, and reads what they are sent by cursor. */
-async function customer() {
-  const opened = await json('/v1/conversations', { method: 'POST' });
-  expect(opened.status).toBe(201);
-  const id = (opened.body['conversation'] as { id: string }).id;
-  const token = opened.body['customerToken'] as string;
-  let turn = 0;
-  let cursor = '0';
-  const seen: Array<{ from: string; text: string }> = [];
-  return {
-    id,
-    async say(text: string) {
-      turn += 1;
-      const posted = await json(`/v1/conversations/${id}/messages`, { body: { text }, token, key: `k-${turn}` });
-      expect(posted.status).toBe(201);
-    },
-    /** Reads (long-polling) until a message matches. */
-    async waitFor(match: (m: { from: string; text: string }) => boolean) {
-      while (!seen.some(match)) {
-        const page = await json(`/v1/conversations/${id}/messages?after=${cursor}&waitMs=10000`, { token });
-        expect(page.status).toBe(200);
-        cursor = page.body['cursor'] as string;
-        seen.push(...(page.body['messages'] as Array<{ from: string; text: string }>));
-      }
-      return seen.find(match)!;
-    },
-  };
-}
+const json = (path: string, init?: Parameters<typeof jsonAt>[2]) => jsonAt(runtime.base, path, init);
+const customer = () => customerAt(runtime.base);
+const signIn = (page: Page, who: { email: string; password: string }) => signInAt(page, runtime.base, who);
 
 /** A customer who asks for a person; resolves once their conversation waits in a queue. */
 async function waitingCustomer() {
@@ -117,37 +61,6 @@ async function waitingCustomer() {
   await c.say('Hello, I want to talk to a person about my bill, please.');
   await c.waitFor((m) => m.from === 'system');
   return c;
-}
-
-/** No serious or critical accessibility violation on the screen as it is. */
-async function axe(page: Page, screen: string) {
-  // Evaluated by the browser's debugger, which the page's CSP does not govern; the page itself loads nothing inline.
-  await page.evaluate(AXE);
-  const violations = await page.evaluate(async () => {
-    const result = await (
-      globalThis as unknown as {
-        axe: { run: () => Promise<{ violations: Array<{ id: string; impact: string | null; nodes: unknown[] }> }> };
-      }
-    ).axe.run();
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
-  });
-  expect(
-    violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'),
-    screen,
-  ).toEqual([]);
-}
-
-async function shot(page: Page, name: string) {
-  writeFileSync(join(SHOTS, `${name}.png`), await page.screenshot({ fullPage: false }));
-}
-
-async function signIn(page: Page, who: { email: string; password: string }) {
-  await page.goto(`${runtime.base}/console/`);
-  await page.getByLabel('E-mail address').fill(who.email);
-  await page.getByLabel('Password').fill(who.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Waiting for a person' }).waitFor();
-  await page.getByTestId('connection').filter({ hasText: 'Live' }).waitFor();
 }
 
 async function staffRead(id: string, token: string) {
@@ -334,7 +247,7 @@ describe('the staff console in Chromium', () => {
 
     // The winner transfers it, cold, to another queue: it waits there again.
     const winnerPage = winner === bo ? b.page : d.page;
-    await winnerPage.getByLabel('Transfer (cold) to the queue').selectOption('queue_complaints');
+    await winnerPage.getByLabel('Queue to transfer to').selectOption('queue_complaints');
     await winnerPage.getByRole('button', { name: 'Transfer' }).click();
     await winnerPage.getByTestId('state').filter({ hasText: 'waiting in complaints' }).waitFor();
     const moved = await staffRead(c.id, bo.token);

@@ -162,6 +162,9 @@ const ROUTES: RouteCase[] = [
   { name: 'runtime metrics', method: 'GET', path: () => '/v1/metrics', expected: supervisorUp },
   { name: 'list staff', method: 'GET', path: () => '/v1/staff', expected: supervisorUp },
   { name: 'who am I', method: 'GET', path: () => '/v1/staff/me', expected: staffOnly },
+  { name: 'my presence', method: 'GET', path: () => '/v1/staff/me/presence', expected: staffOnly },
+  { name: 'my offers', method: 'GET', path: () => '/v1/offers', expected: staffOnly },
+  { name: 'colleagues by name', method: 'GET', path: () => '/v1/staff/colleagues', expected: staffOnly },
   {
     name: 'make a staff account',
     method: 'POST',

@@ -249,3 +249,56 @@ describe.each(['sqlite', 'postgres'] as const)('the staff stream on %s', (kind) 
     leeQueue.close();
   });
 });
+
+async function put(path: string, token: string, body: unknown) {
+  const res = await fetch(`${runtime.base}${path}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+describe.each(['sqlite', 'postgres'] as const)('offers on the staff stream on %s', (kind) => {
+  beforeAll(async () => {
+    runtime = await startTestRuntime(kind, { policy: () => handoffPolicy() });
+    wsBase = runtime.base.replace('http:', 'ws:');
+  });
+  afterAll(async () => {
+    await runtime?.close();
+  });
+
+  it("pushes the offers made to the caller as they are made, answered and passed on, and nobody else's", async () => {
+    const [ana, bo] = [await runtime.staff('agent', ['billing']), await runtime.staff('agent', ['billing'])];
+    const anaStream = await connect({ authorization: `Bearer ${ana.token}` });
+    const boStream = await connect({ authorization: `Bearer ${bo.token}` });
+    anaStream.send({ type: 'offers', follow: true });
+    boStream.send({ type: 'offers', follow: true });
+    await expect(anaStream.next('offers')).resolves.toEqual({ type: 'offers', offers: [] });
+    await expect(boStream.next('offers')).resolves.toEqual({ type: 'offers', offers: [] });
+    // Only Ana is available: the hand-off is offered to her, pushed without her asking again.
+    expect((await put('/v1/staff/me/presence', ana.token, { presence: 'available' })).status).toBe(200);
+    const c = await runtime.open();
+    await post(`/v1/conversations/${c.id}/messages`, c.token, { text: 'a person please' }, 'o-1');
+    const offered = await anaStream.next('offers', (m) => m.offers.length > 0);
+    expect(offered.offers).toEqual([
+      expect.objectContaining({ conversationId: c.id, queue: 'queue_billing', reason: 'customer_request', from: null }),
+    ]);
+    expect(Date.parse(offered.offers[0]!.expiresAt)).toBeGreaterThan(Date.parse(offered.offers[0]!.offeredAt));
+    // Bo becomes available; Ana declines: the offer leaves Ana's list and is pushed to Bo's.
+    expect((await put('/v1/staff/me/presence', bo.token, { presence: 'available' })).status).toBe(200);
+    const declined = await post(`/v1/offers/${offered.offers[0]!.id}/decline`, ana.token, { reason: 'wrong_skill' });
+    expect(declined.status).toBe(200);
+    await anaStream.next('offers', (m) => m.offers.length === 0);
+    const passed = await boStream.next('offers', (m) => m.offers.length > 0);
+    expect(passed.offers.map((o) => o.conversationId)).toEqual([c.id]);
+    // A bad follow is refused, and the stream stays open.
+    anaStream.send({ type: 'offers', follow: 'yes' });
+    await expect(anaStream.next('error')).resolves.toMatchObject({ code: 'invalid_request' });
+    // What Ana sees over HTTP is what the stream showed: nothing.
+    const res = await fetch(`${runtime.base}/v1/offers`, { headers: { authorization: `Bearer ${ana.token}` } });
+    expect(((await res.json()) as { offers: unknown[] }).offers).toEqual([]);
+    anaStream.close();
+    boStream.close();
+  });
+});

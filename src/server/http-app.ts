@@ -205,7 +205,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     ...(options.router ? { router: options.router } : {}),
   });
   registerMetricsRoutes(app, { store: options.service.gateway.store, auth, metricsToken: options.metricsToken ?? null });
-  if (options.router) registerOfferRoutes(app, { router: options.router, auth });
+  if (options.router) registerOfferRoutes(app, { router: options.router, auth, store: options.service.gateway.store });
 
   // The staff console: its live stream and its static files (docs/console.md).
   registerStaffStream(app, { service: options.service, auth, queues: options.queues, allowedHosts: allowed });

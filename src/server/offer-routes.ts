@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { StaffId } from '../core/index.js';
+import type { ConversationId, StaffId } from '../core/index.js';
 import type { RuntimeRouter } from '../runtime/router/runtime-router.js';
+import type { Store } from '../store/store.js';
 import { requireStaff, type CallerDeps } from './auth/callers.js';
 import { HttpError } from './http-errors.js';
 import { parseInput } from './http-schemas.js';
@@ -22,8 +23,8 @@ const REFUSED = {
  * The router's side of the staff API: presence, the offers (reservations) made to the caller,
  * accept and decline. An offer is only ever visible to the person it was made to.
  */
-export function registerOfferRoutes(app: FastifyInstance, options: { router: RuntimeRouter; auth: CallerDeps }): void {
-  const { router, auth } = options;
+export function registerOfferRoutes(app: FastifyInstance, options: { router: RuntimeRouter; auth: CallerDeps; store: Store }): void {
+  const { router, auth, store } = options;
   const refused = (why: keyof typeof REFUSED): never => {
     const [status, code, message] = REFUSED[why];
     throw new HttpError(status, code, message);
@@ -40,17 +41,52 @@ export function registerOfferRoutes(app: FastifyInstance, options: { router: Run
     },
   );
 
+  app.get(
+    '/v1/staff/me/presence',
+    routeDocs('Where you are, as the router holds it (offline until you say otherwise)', 'staff'),
+    async (request) => {
+      const { staff } = await requireStaff(request, auth);
+      const state = await router.staffState(staff.id as StaffId);
+      return state
+        ? { presence: state.presence, capacity: state.capacity, used: state.used }
+        : { presence: 'offline', capacity: 0, used: 0 };
+    },
+  );
+
+  app.get('/v1/staff/colleagues', routeDocs('The staff accounts by name, for passing a conversation on', 'staff'), async (request) => {
+    await requireStaff(request, auth);
+    const accounts = await auth.directory.listStaff();
+    return { staff: accounts.map((a) => ({ id: a.id, name: a.name, email: a.email, role: a.role })) };
+  });
+
+  /** What the person deciding needs beside the offer: why a person was asked for, and who passes it on (a warm offer). */
+  const context = async (conversationId: ConversationId) => {
+    const [conversation, events] = await Promise.all([
+      store.getConversation(conversationId),
+      store.listEvents(conversationId, { types: ['handoff.requested', 'packet.built'] }),
+    ]);
+    const reason = events.findLast((e) => e.type === 'handoff.requested')?.data.reason ?? null;
+    const packet = events.findLast((e) => e.type === 'packet.built')?.data.packet;
+    const intent = (packet?.['intent'] as unknown) ?? null;
+    const owner = conversation?.owner;
+    const from = owner?.type === 'human' ? await auth.directory.staffById(owner.id as StaffId) : null;
+    return { reason, intent, from: from ? { id: from.id, name: from.name, email: from.email } : null };
+  };
+
   app.get('/v1/offers', routeDocs('Conversations offered to you, waiting for your answer', 'staff'), async (request) => {
     const { staff } = await requireStaff(request, auth);
     const offers = await router.offers(staff.id as StaffId);
     return {
-      offers: offers.map((o) => ({
-        id: o.reservation,
-        conversationId: o.conversationId,
-        queue: o.queue,
-        offeredAt: new Date(o.createdAt).toISOString(),
-        expiresAt: new Date(o.expiresAt).toISOString(),
-      })),
+      offers: await Promise.all(
+        offers.map(async (o) => ({
+          id: o.reservation,
+          conversationId: o.conversationId,
+          queue: o.queue,
+          offeredAt: new Date(o.createdAt).toISOString(),
+          expiresAt: new Date(o.expiresAt).toISOString(),
+          ...(await context(o.conversationId)),
+        })),
+      ),
     };
   });
 

@@ -8,11 +8,12 @@ import { ConversationIdSchema, type Conversation, type QueueId, type StaffRole, 
 
 const cursor = z.string().regex(/^(0|[1-9]\d{0,15})$/, 'a cursor is the `cursor` of the last batch received, or "0"');
 
-/** What a console sends: follow a conversation's log after a cursor, stop, or follow the queue. */
+/** What a console sends: follow a conversation's log after a cursor, stop, or follow the queue or the offers made to the caller. */
 export const StreamRequestSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('follow'), conversation: ConversationIdSchema, after: cursor }),
   z.strictObject({ type: z.literal('unfollow'), conversation: ConversationIdSchema }),
   z.strictObject({ type: z.literal('queue'), follow: z.boolean() }),
+  z.strictObject({ type: z.literal('offers'), follow: z.boolean() }),
 ]);
 export type StreamRequest = z.infer<typeof StreamRequestSchema>;
 
@@ -37,6 +38,20 @@ export interface QueueItem {
   packet: Record<string, unknown> | null;
 }
 
+/** An offer (a reservation) made to the person connected: the item `GET /v1/offers` answers. */
+export interface OfferItem {
+  id: string;
+  conversationId: string;
+  queue: string | null;
+  offeredAt: string;
+  expiresAt: string;
+  /** Why a person was asked for (the hand-off's reason), if the log says. */
+  reason: string | null;
+  intent: unknown;
+  /** A warm offer: the person passing the conversation on. */
+  from: Colleague | null;
+}
+
 /** What the server sends. */
 export type StreamMessage =
   /** First message: who is connected, and the queues (for transfers). */
@@ -50,6 +65,8 @@ export type StreamMessage =
   | { type: 'events'; conversation: string; events: StoredEvent[]; cursor: string; people: Colleague[] }
   /** The queue as it is now (it is a state, not a history: each snapshot is complete). */
   | { type: 'queue'; conversations: QueueItem[] }
+  /** The offers waiting for the caller's answer, as they are now (a state: each list is complete). */
+  | { type: 'offers'; offers: OfferItem[] }
   /** A request refused; the connection stays open. */
   | { type: 'error'; code: string; message: string; conversation?: string };
 

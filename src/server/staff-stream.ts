@@ -8,8 +8,16 @@ import { staffForToken } from './auth/staff-accounts.js';
 import { HttpError } from './http-errors.js';
 import { createLogTails } from './log-tails.js';
 import { createQueueWatch } from './queue-watch.js';
+import { createViewPush } from './view-push.js';
 import type { StaffedQueue } from './staff-routes.js';
-import { STREAM_CLOSE, StreamRequestSchema, type Colleague, type QueueItem, type StreamMessage } from './staff-stream-protocol.js';
+import {
+  STREAM_CLOSE,
+  StreamRequestSchema,
+  type Colleague,
+  type OfferItem,
+  type QueueItem,
+  type StreamMessage,
+} from './staff-stream-protocol.js';
 
 /** Options of {@link registerStaffStream}. */
 export interface StaffStreamOptions {
@@ -67,7 +75,7 @@ function checkOrigin(request: FastifyRequest, allowed: ReadonlySet<string>): voi
 /**
  * The staff stream: a WebSocket that sends a console the log of the conversations it follows,
  * from the cursor it gives, in order, each entry once, then every new entry as it is written;
- * and the queue, whenever it changes. The log is the truth: a wake-up from this process's
+ * and the queue and the caller's offers, whenever they change. The log is the truth: a wake-up from this process's
  * writes only makes a reader look sooner, and a bounded re-read finds what other processes
  * wrote. After a disconnect the console follows again from its last cursor and misses nothing.
  *
@@ -175,6 +183,44 @@ export function registerStaffStream(app: FastifyInstance, options: StaffStreamOp
         };
       }
 
+      /** A GET route answered with the caller's own credentials: the stream shows what the route would, never more. */
+      const asCaller = (url: string) =>
+        app.inject({
+          method: 'GET',
+          url,
+          headers: {
+            host: request.headers.host ?? 'localhost',
+            ...(caller.via === 'bearer' ? { authorization: `Bearer ${caller.token}` } : { cookie: `${SESSION_COOKIE}=${caller.token}` }),
+          },
+        });
+
+      // The offers made to the caller (`GET /v1/offers`), sent whenever they change: looked at on
+      // every write in this process (an offer, an answer, a timeout is a `routing.noted` entry in
+      // some log) and every `rereadMs` for other processes' writes.
+      let stopOffers: (() => void) | null = null;
+      const offersView = createViewPush({
+        read: async () => {
+          const answer = await asCaller('/v1/offers');
+          if (answer.statusCode === 401) return 'signed_out';
+          return answer.statusCode === 200 ? (answer.json() as { offers: OfferItem[] }).offers : null;
+        },
+        deliver: (offers) => send({ type: 'offers', offers }),
+        signedOut: () => end(STREAM_CLOSE.signedOut, 'the session ended: sign in again'),
+      });
+      const followOffers = (on: boolean) => {
+        stopOffers?.();
+        stopOffers = null;
+        offersView.reset();
+        if (!on) return;
+        const stopListening = wakeups.listen(() => offersView.look());
+        const timer = setInterval(() => offersView.look(), rereadMs);
+        stopOffers = () => {
+          stopListening();
+          clearInterval(timer);
+        };
+        offersView.look();
+      };
+
       let queueBusy = false;
       let queueAgain = false;
       let lastQueue = '';
@@ -188,16 +234,7 @@ export function registerStaffStream(app: FastifyInstance, options: StaffStreamOp
           do {
             queueAgain = false;
             // The queue view is the route's, with the caller's own credentials: the same items, the same rules.
-            const answer = await app.inject({
-              method: 'GET',
-              url: '/v1/queue?limit=200',
-              headers: {
-                host: request.headers.host ?? 'localhost',
-                ...(caller.via === 'bearer'
-                  ? { authorization: `Bearer ${caller.token}` }
-                  : { cookie: `${SESSION_COOKIE}=${caller.token}` }),
-              },
-            });
+            const answer = await asCaller('/v1/queue?limit=200');
             if (answer.statusCode === 401) return end(STREAM_CLOSE.signedOut, 'the session ended: sign in again');
             if (answer.statusCode !== 200) continue;
             const conversations = (answer.json() as { conversations: QueueItem[] }).conversations;
@@ -241,6 +278,7 @@ export function registerStaffStream(app: FastifyInstance, options: StaffStreamOp
           });
         }
         const r = request.data;
+        if (r.type === 'offers') return followOffers(r.follow);
         if (r.type === 'queue') {
           stopQueue?.();
           stopQueue = null;
@@ -281,6 +319,7 @@ export function registerStaffStream(app: FastifyInstance, options: StaffStreamOp
         for (const entry of follows.values()) entry.stop();
         follows.clear();
         stopQueue?.();
+        stopOffers?.();
         clearInterval(sessionTimer);
       });
 

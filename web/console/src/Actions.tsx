@@ -1,7 +1,7 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { ContextPacket, Conversation, StoredEvent } from '../../../src/core/index.js';
 import type { Colleague } from '../../../src/server/staff-stream-protocol.js';
-import type { StaffMe } from './api.js';
+import { call, type StaffMe } from './api.js';
 import { personName, words } from './describe.js';
 
 export type ActOutcome = 'done' | 'refused';
@@ -18,19 +18,65 @@ interface ConstraintRow {
 export const constraintText = (c: ConstraintRow): string =>
   `The agent may not call ${c.tool || '…'}${c.arg ? ` with ${c.arg} = ${c.value || '…'}` : ' at all'}${c.note ? `: “${c.note}”` : ''}`;
 
-function Reply({ act }: { act: Act }) {
+/** The agent's latest draft for this person, if it answers the log after their last reply. */
+export function latestDraft(events: readonly StoredEvent[]): Extract<StoredEvent, { type: 'draft.proposed' }> | null {
+  const draft = events.findLast((e): e is Extract<StoredEvent, { type: 'draft.proposed' }> => e.type === 'draft.proposed');
+  if (!draft) return null;
+  const replied = events.some((e) => e.seq > draft.seq && e.type === 'message.sent' && e.data.message.sender.type === 'human');
+  return replied ? null : draft;
+}
+
+function Reply({ act, events, assisted }: { act: Act; events: readonly StoredEvent[]; assisted: boolean }) {
   const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
+  // The draft last offered (by its log position), and whether it went into the box: each new one is offered once.
+  const [offered, setOffered] = useState<{ seq: number; placed: boolean } | null>(null);
+  const draft = assisted ? latestDraft(events) : null;
+  if (draft && draft.seq !== offered?.seq) {
+    // A draft never replaces what the person is typing; it fills an empty box, or is shown beside it.
+    const placed = !text.trim();
+    setOffered({ seq: draft.seq, placed });
+    if (placed) setText(draft.data.text);
+  }
+  const showing = draft !== null && draft.seq === offered?.seq ? { draft, placed: offered.placed } : null;
+  // The draft as of the latest render, for the send that finishes after it arrived.
+  const latest = useRef(showing);
+  latest.current = showing;
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!text.trim()) return;
     setBusy(true);
-    if ((await act('Reply', 'replies', { text })) === 'done') setText('');
+    if ((await act('Reply', 'replies', { text })) === 'done') {
+      // A draft that arrived while this reply was on its way was shown beside the box: the box is free now.
+      const waiting = latest.current;
+      if (waiting && !waiting.placed) {
+        setOffered({ seq: waiting.draft.seq, placed: true });
+        setText(waiting.draft.data.text);
+      } else setText('');
+    }
     setBusy(false);
   };
   return (
     <form className="reply" onSubmit={(e) => void submit(e)}>
       <label htmlFor="reply-text">Reply to the customer</label>
+      {showing && (
+        <p className="draft-note" data-testid="draft-note">
+          {showing.placed
+            ? 'A draft from the agent is in the box: edit it and send it yourself. It is not sent by itself.'
+            : 'A draft from the agent (not sent, and not put over what you are typing):'}
+        </p>
+      )}
+      {showing && !showing.placed && (
+        <blockquote className="draft-text" data-testid="draft-text">
+          {showing.draft.data.text}
+        </blockquote>
+      )}
+      {showing?.draft.data.flagged && (
+        <p className="warning" role="alert" data-testid="draft-flagged">
+          Warning: the guardrail “{words(showing.draft.data.flagged)}” would have stopped this reply had the agent sent it. Check it before
+          you send.
+        </p>
+      )}
       <textarea
         id="reply-text"
         rows={3}
@@ -48,6 +94,29 @@ function Reply({ act }: { act: Act }) {
         Send reply
       </button>
     </form>
+  );
+}
+
+function Assist({ act, on }: { act: Act; on: boolean }) {
+  const [busy, setBusy] = useState(false);
+  return (
+    <div className="assist">
+      <button
+        type="button"
+        className="secondary"
+        aria-pressed={on}
+        disabled={busy}
+        onClick={() => {
+          setBusy(true);
+          void act(on ? 'Assisted mode off' : 'Assisted mode on', 'assist', { on: !on }).finally(() => setBusy(false));
+        }}
+      >
+        Assisted mode: {on ? 'on' : 'off'}
+      </button>
+      <p className="hint">
+        {on ? 'The agent drafts replies for you; nothing is sent until you send it.' : 'Turn on to have the agent draft replies for you.'}
+      </p>
+    </div>
   );
 }
 
@@ -118,29 +187,79 @@ function HandBack({ act, tools }: { act: Act; tools: string[] }) {
   );
 }
 
-function Transfer({ act, queues }: { act: Act; queues: string[] }) {
-  const [to, setTo] = useState(queues[0] ?? '');
+function Transfer({ act, queues, me }: { act: Act; queues: string[]; me: string }) {
+  const [mode, setMode] = useState<'cold' | 'warm'>('cold');
+  const [kind, setKind] = useState<'queue' | 'person'>('queue');
+  const [queue, setQueue] = useState(queues[0] ?? '');
+  const [person, setPerson] = useState('');
+  const [colleagues, setColleagues] = useState<Colleague[]>([]);
   const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    void call<{ staff: Colleague[] }>('GET', '/v1/staff/colleagues').then((a) => {
+      if (a.status === 200) setColleagues(a.body.staff.filter((p) => p.id !== me));
+    });
+  }, [me]);
+  const to = kind === 'queue' ? queue : person;
   return (
     <form
       className="transfer"
+      aria-labelledby="transfer-title"
       onSubmit={(e) => {
         e.preventDefault();
         setBusy(true);
-        void act('Transfer', 'transfer', { to, mode: 'cold' }).finally(() => setBusy(false));
+        void act(mode === 'warm' ? 'Warm transfer' : 'Transfer', 'transfer', { to, mode }).finally(() => setBusy(false));
       }}
     >
-      <label htmlFor="transfer-to">Transfer (cold) to the queue</label>
+      <h2 id="transfer-title">Transfer</h2>
+      <fieldset>
+        <legend>How</legend>
+        <label className="radio">
+          <input type="radio" name="transfer-mode" checked={mode === 'cold'} onChange={() => setMode('cold')} /> Cold (at once)
+        </label>
+        <label className="radio">
+          <input type="radio" name="transfer-mode" checked={mode === 'warm'} onChange={() => setMode('warm')} /> Warm (yours until accepted)
+        </label>
+      </fieldset>
+      <fieldset>
+        <legend>To</legend>
+        <label className="radio">
+          <input type="radio" name="transfer-kind" checked={kind === 'queue'} onChange={() => setKind('queue')} /> A queue
+        </label>
+        <label className="radio">
+          <input type="radio" name="transfer-kind" checked={kind === 'person'} onChange={() => setKind('person')} /> A person
+        </label>
+      </fieldset>
       <div className="row">
-        <select id="transfer-to" value={to} onChange={(e) => setTo(e.target.value)}>
-          {queues.map((q) => (
-            <option key={q} value={q}>
-              {words(q)}
-            </option>
-          ))}
-        </select>
+        {kind === 'queue' ? (
+          <>
+            <label htmlFor="transfer-to" className="visually-hidden">
+              Queue to transfer to
+            </label>
+            <select id="transfer-to" value={queue} onChange={(e) => setQueue(e.target.value)}>
+              {queues.map((q) => (
+                <option key={q} value={q}>
+                  {words(q)}
+                </option>
+              ))}
+            </select>
+          </>
+        ) : (
+          <>
+            <label htmlFor="transfer-person" className="visually-hidden">
+              Person to transfer to
+            </label>
+            <select id="transfer-person" value={person} onChange={(e) => setPerson(e.target.value)}>
+              <option value="">Choose a person…</option>
+              {colleagues.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name ? `${p.name} (${p.email})` : p.email}
+                </option>
+              ))}
+            </select>
+          </>
+        )}
         <button type="submit" className="secondary" disabled={busy || !to}>
-          Transfer
+          {mode === 'warm' ? 'Offer warm transfer' : 'Transfer'}
         </button>
       </div>
     </form>
@@ -213,9 +332,10 @@ export function ActionsPanel(props: {
       )}
       {mine && (
         <>
-          <Reply act={act} />
+          <Reply act={act} events={props.events} assisted={c.state === 'AGENT_ASSIST'} />
+          <Assist act={act} on={c.state === 'AGENT_ASSIST'} />
           <HandBack act={act} tools={tools} />
-          <Transfer act={act} queues={props.queues} />
+          <Transfer act={act} queues={props.queues} me={me.id} />
           <Close act={act} />
         </>
       )}

@@ -1,14 +1,20 @@
 import { useEffect, useMemo, useState, useSyncExternalStore, type FormEvent } from 'react';
 import { signIn, signOut, whoAmI, type StaffMe } from './api.js';
 import { ConversationView } from './ConversationView.js';
+import { Dashboard } from './Dashboard.js';
+import { OffersPanel } from './Offers.js';
+import { PresenceControl } from './Presence.js';
 import { QueueView } from './QueueView.js';
 import { ConsoleStream } from './stream.js';
 
-/** The screen the address names: `#/queue` or `#/c/<conversation id>`. */
-function useRoute(): { screen: 'queue' } | { screen: 'conversation'; id: string } {
-  const read = () => {
+type Route = { screen: 'queue' } | { screen: 'dashboard' } | { screen: 'conversation'; id: string };
+
+/** The screen the address names: `#/queue`, `#/dashboard` or `#/c/<conversation id>`. */
+function useRoute(): Route {
+  const read = (): Route => {
     const match = /^#\/c\/(conv_[A-Za-z0-9_-]+)$/.exec(location.hash);
-    return match ? { screen: 'conversation' as const, id: match[1]! } : { screen: 'queue' as const };
+    if (match) return { screen: 'conversation', id: match[1]! };
+    return location.hash === '#/dashboard' ? { screen: 'dashboard' } : { screen: 'queue' };
   };
   const [route, setRoute] = useState(read);
   useEffect(() => {
@@ -95,7 +101,11 @@ function Shell({ me, onSignOut }: { me: StaffMe; onSignOut: (notice: string | nu
           <a href="#/queue" aria-current={route.screen === 'queue' ? 'page' : undefined}>
             Queue
           </a>
+          <a href="#/dashboard" aria-current={route.screen === 'dashboard' ? 'page' : undefined}>
+            Dashboard
+          </a>
         </nav>
+        <PresenceControl />
         <span className={`connection ${stream.connection}`} role="status" data-testid="connection">
           {CONNECTION_TEXT[stream.connection]}
         </span>
@@ -112,7 +122,14 @@ function Shell({ me, onSignOut }: { me: StaffMe; onSignOut: (notice: string | nu
           Sign out
         </button>
       </header>
-      {route.screen === 'queue' ? <QueueView stream={stream} /> : <ConversationView key={route.id} id={route.id} stream={stream} me={me} />}
+      <OffersPanel stream={stream} />
+      {route.screen === 'queue' ? (
+        <QueueView stream={stream} />
+      ) : route.screen === 'dashboard' ? (
+        <Dashboard me={me} />
+      ) : (
+        <ConversationView key={route.id} id={route.id} stream={stream} me={me} />
+      )}
     </div>
   );
 }

@@ -8,6 +8,8 @@ import { ownerText, transitionText, words } from './describe.js';
 import { PacketView } from './PacketView.js';
 import type { ConsoleStream } from './stream.js';
 import { Transcript } from './Transcript.js';
+import { useNow } from './QueueView.js';
+import { WarmStatus } from './WarmStatus.js';
 
 /** A refused action: what the person tried, the version they saw, and what the conversation is now. */
 export interface Stale {
@@ -52,6 +54,9 @@ export function ConversationView({ id, stream, me }: { id: string; stream: Conso
   const [stale, setStale] = useState<Stale | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [asked, setAsked] = useState<{ request: string; to: string } | null>(null);
+  // Redrawn every second while warm offers count down.
+  useNow(1000);
   useEffect(() => {
     stream.follow(id);
     return () => stream.unfollow(id);
@@ -68,11 +73,15 @@ export function ConversationView({ id, stream, me }: { id: string; stream: Conso
     setError(null);
     setDone(null);
     const seen = conversation.version;
-    const answer = await call<{ conversation?: Conversation }>('POST', `/v1/conversations/${id}/${path}`, { ...body, version: seen });
-    if (answer.status === 200 || answer.status === 201) {
+    const answer = await call<{ conversation?: Conversation; warm?: { request: string } }>('POST', `/v1/conversations/${id}/${path}`, {
+      ...body,
+      version: seen,
+    });
+    if (answer.status === 200 || answer.status === 201 || answer.status === 202) {
       if (answer.body.conversation) stream.noteConversation(answer.body.conversation);
       setStale(null);
-      setDone(`${action}: done.`);
+      if (answer.body.warm) setAsked({ request: answer.body.warm.request, to: String(body['to']) });
+      setDone(answer.status === 202 ? `${action}: offered; the conversation stays yours until it is accepted.` : `${action}: done.`);
       return 'done';
     }
     if (answer.status === 409 && answer.body.conversation) {
@@ -148,6 +157,7 @@ export function ConversationView({ id, stream, me }: { id: string; stream: Conso
               {done}
             </p>
           )}
+          <WarmStatus events={events} people={stream.people} me={me.id} now={Date.now()} asked={asked} />
           <ActionsPanel
             conversation={conversation}
             events={events}

@@ -15,7 +15,11 @@ export interface ApiAnswer<T = Record<string, unknown>> {
 
 let csrfToken: string | null = null;
 
-export async function call<T = Record<string, unknown>>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<ApiAnswer<T>> {
+export async function call<T = Record<string, unknown>>(
+  method: 'GET' | 'POST' | 'PUT',
+  path: string,
+  body?: unknown,
+): Promise<ApiAnswer<T>> {
   const headers: Record<string, string> = {};
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET' && csrfToken) headers['x-csrf-token'] = csrfToken;

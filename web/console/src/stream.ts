@@ -1,5 +1,5 @@
 import type { Conversation, StoredEvent } from '../../../src/core/index.js';
-import type { Colleague, QueueItem, StreamMessage } from '../../../src/server/staff-stream-protocol.js';
+import type { Colleague, OfferItem, QueueItem, StreamMessage } from '../../../src/server/staff-stream-protocol.js';
 
 /** A followed conversation as the console knows it: the log up to `cursor`, each entry once, in order. */
 export interface ConversationLog {
@@ -34,6 +34,10 @@ export class ConsoleStream {
   connection: Connection = 'connecting';
   hello: Hello | null = null;
   queue: QueueItem[] | null = null;
+  /** The offers waiting for this person's answer (null until the first list arrives). */
+  offers: OfferItem[] | null = null;
+  /** Offers answered here and not yet gone from the pushed list (hidden meanwhile). */
+  readonly answered = new Set<string>();
   /** When the last queue snapshot arrived (performance.now()), to count waiting time on from it. */
   queueAt = 0;
   readonly people = new Map<string, Colleague>();
@@ -94,6 +98,12 @@ export class ConsoleStream {
     }
   }
 
+  /** An offer this person accepted or declined: hidden at once, before the next list says so. */
+  markAnswered(id: string): void {
+    this.answered.add(id);
+    this.changed();
+  }
+
   private send(request: unknown): void {
     if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(request));
   }
@@ -111,6 +121,8 @@ export class ConsoleStream {
       this.retryMs = 250;
       this.opens += 1;
       this.connection = 'live';
+      // The offers made to this person follow them on every screen.
+      this.send({ type: 'offers', follow: true });
       if (this.wantQueue) this.send({ type: 'queue', follow: true });
       for (const id of this.followed) this.send({ type: 'follow', conversation: id, after: String(this.logs.get(id)?.cursor ?? 0) });
       this.changed();
@@ -164,6 +176,10 @@ export class ConsoleStream {
       case 'queue':
         this.queue = message.conversations;
         this.queueAt = performance.now();
+        break;
+      case 'offers':
+        this.offers = message.offers;
+        for (const id of [...this.answered]) if (!message.offers.some((o) => o.id === id)) this.answered.delete(id);
         break;
       case 'conversation': {
         const log = this.logs.get(message.conversation.id);
