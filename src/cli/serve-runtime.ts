@@ -204,6 +204,7 @@ export async function composeServeRuntime(options: ServeRuntimeOptions): Promise
     metricsToken: options.metricsToken ?? null,
     ...(options.logger !== undefined ? { logger: options.logger } : {}),
     ...(channels ? { channels: { channels, whatsapp: resolved.whatsapp, webhooks: resolved.webhooks } } : {}),
+    chat: { embedOrigins: config.chat.embedOrigins },
   });
   return { domain, service, directory, app, agents, router, channels };
 }
