@@ -51,6 +51,10 @@ async function connect(id: string, token: string, after = '0', headers: Record<s
           await new Promise<void>((resolve) => waiters.push(resolve));
           continue;
         }
+        if (next.type === 'ready') {
+          expect(next.cursor).toBe(after);
+          continue;
+        }
         if (next.type !== 'messages') throw new Error(`unexpected ${JSON.stringify(next)}`);
         expect(Number(next.cursor)).toBeGreaterThan(Number(cursor));
         cursor = next.cursor;
@@ -131,6 +135,7 @@ describe.each(['sqlite', 'postgres'] as const)('the customer stream on %s', (kin
     expect(fromPage.socket.protocol).toBe(CUSTOMER_STREAM_PROTOCOL);
     fromPage.close();
     const noBrowser = await connect(c.id, c.token);
+    await expect(noBrowser.next()).resolves.toEqual({ type: 'ready', cursor: '0' });
     noBrowser.socket.send('hello');
     await expect(noBrowser.next()).resolves.toMatchObject({ type: 'error', code: 'invalid_request' });
     noBrowser.close();

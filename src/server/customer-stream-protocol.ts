@@ -15,6 +15,11 @@ export const CUSTOMER_STREAM_PROTOCOL = 'baton.customer.v1';
 /** What the server sends. */
 export type CustomerStreamMessage =
   /**
+   * First message: the stream is open and reads after `cursor`. A client that never gets it
+   * (a proxy that mangles WebSockets) knows the socket does not work and falls back to long-poll.
+   */
+  | { type: 'ready'; cursor: string }
+  /**
    * What the customer may see after the cursor the client gave (exactly what
    * `GET …/messages?after=` answers), in order, each once; `cursor` is where to resume from.
    */

@@ -115,6 +115,7 @@ export function registerCustomerStream(app: FastifyInstance, options: CustomerSt
 
       async function tail(): Promise<void> {
         let cursor = after;
+        await send({ type: 'ready', cursor: String(after) });
         while (!ended.signal.aborted) {
           const started = Date.now();
           const page = await service.customerFeed(id, { after: cursor, limit: BATCH, waitMs, signal: ended.signal });
