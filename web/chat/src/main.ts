@@ -23,7 +23,8 @@ const el = <T extends Element>(selector: string): T => {
   return found;
 };
 
-const log = el<HTMLOListElement>('.log');
+const log = el<HTMLDivElement>('.log');
+const list = el<HTMLOListElement>('.log .messages');
 const linkLine = el<HTMLParagraphElement>('.link');
 const problemLine = el<HTMLParagraphElement>('.problem');
 const form = el<HTMLFormElement>('.composer');
@@ -68,7 +69,7 @@ function render(messages: readonly CustomerMessage[], outbox: readonly Outgoing[
     li.dataset['status'] = o.status;
     return li;
   });
-  log.replaceChildren(...shown, ...pending);
+  list.replaceChildren(...shown, ...pending);
   if (atEnd) log.scrollTop = log.scrollHeight;
 }
 
