@@ -10,6 +10,8 @@ export default tseslint.config(
   { languageOptions: { globals: globals.node } },
   // The staff console runs in the browser (its own tsconfig: web/tsconfig.json).
   { files: ['web/console/**/*.{ts,tsx}'], languageOptions: { globals: globals.browser } },
+  // The web chat too (web/chat/tsconfig.json); its Vite configs run in Node.
+  { files: ['web/chat/src/**/*.ts'], languageOptions: { globals: globals.browser } },
   {
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildChat } from './build-chat.mjs';
 import { buildConsole } from './build-console.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -25,3 +26,5 @@ console.error('baton: building…');
 run('npx tsc -p tsconfig.json');
 // The staff console (Vite), only when its sources changed since the last build.
 buildConsole();
+// The web chat (Vite), likewise.
+buildChat();

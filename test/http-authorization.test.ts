@@ -79,6 +79,13 @@ const ROUTES: RouteCase[] = [
     expected: customerOnly,
   },
   { name: "read the customer's messages", method: 'GET', path: (id) => `/v1/conversations/${id}/messages`, expected: customerOnly },
+  {
+    name: 'ask for a person ("Talk to a person")',
+    method: 'POST',
+    path: (id) => `/v1/conversations/${id}/request-person`,
+    body: () => ({ idempotencyKey: 'x' }),
+    expected: customerOnly,
+  },
   { name: 'the queue', method: 'GET', path: () => '/v1/queue', expected: staffOnly },
   { name: 'read a conversation as staff', method: 'GET', path: (id) => `/v1/conversations/${id}`, expected: staffOnly },
   {

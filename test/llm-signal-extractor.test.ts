@@ -54,3 +54,14 @@ describe('the LLM signal classifier (over HTTP, against the scripted server)', (
     }
   });
 });
+
+describe('a structured request for a person ("Talk to a person") under the LLM classifier', () => {
+  it('is kept from the structure, whatever the model labels', async () => {
+    // The model reads the pressed button's words as nothing; the flag still asks for a person.
+    const { extract } = await extractor([reply([])]);
+    const items: TranscriptItem[] = [{ role: 'customer', text: 'I would like to talk to a person, please.', request: 'person' }];
+    const signals = await extract.extract(items, DEFAULT_DECIDER_POLICY);
+    expect(signals).toEqual([{ kind: 'human_request', evidence: 'I would like to talk to a person, please.', index: 0, offset: 0 }]);
+    expect(decideHandoff(signals, DEFAULT_DECIDER_POLICY)).toMatchObject({ handoff: true, reason: 'customer_request' });
+  });
+});

@@ -34,6 +34,22 @@ export const ServeConfigSchema = z
     routing: RoutingSettingsSchema.prefault({}),
     /** Channels besides the HTTP API: WhatsApp, signed webhooks (docs/channels.md); secrets come from the environment. */
     channels: ChannelsConfigSchema.optional(),
+    /** The web chat (docs/chat.md): the origins whose pages may embed it with `<script src="…/chat/widget.js">`. */
+    chat: z
+      .strictObject({
+        embedOrigins: z
+          .array(
+            z
+              .string()
+              .regex(
+                /^https?:\/\/([a-z0-9-]+(\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(:\d{1,5})?$/,
+                'an origin is scheme://host[:port] in lower case, with no path (e.g. "https://shop.example.com")',
+              ),
+          )
+          .max(50)
+          .default([]),
+      })
+      .prefault({}),
   })
   .superRefine((config, ctx) => {
     const ids = new Set<string>();

@@ -230,6 +230,7 @@ export async function composeServeRuntime(options: ServeRuntimeOptions): Promise
     metricsToken: options.metricsToken ?? null,
     ...(options.logger !== undefined ? { logger: options.logger } : {}),
     ...(channels ? { channels: { channels, whatsapp: resolved.whatsapp, webhooks: resolved.webhooks } } : {}),
+    chat: { embedOrigins: config.chat.embedOrigins },
   });
   // Other processes' writes wake this one's long-polls and console streams (the log stays the truth).
   const notifications =

@@ -74,6 +74,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     `baton: serving on http://${options.host}:${port} — store: ${describeStore(options.store)}; domain: ${runtime.domain.name}; agents: ${agents}\n` +
       `baton: try  curl -s -XPOST http://${options.host}:${port}/v1/conversations   (README: "Run it for your team")\n` +
       `baton: staff console at http://${options.host}:${port}/console/\n` +
+      `baton: web chat at http://${options.host}:${port}/chat/ (embed: <script src="http://${options.host}:${port}/chat/widget.js" async></script>)\n` +
       'baton: press Ctrl-C to stop\n',
   );
   if (!isLoopback(bindHost)) {

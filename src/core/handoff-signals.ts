@@ -199,6 +199,17 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
       }
       return;
     }
+    // A control the customer pressed ("Talk to a person") is a request in itself: its text is the
+    // channel's, not the customer's words, so it is not read for anything else.
+    if (item.request === 'person') {
+      signals.push(requestedSignal(item, index));
+      requestOpen = true;
+      offerPending = false;
+      alternativePending = false;
+      asked = NOTHING_ASKED;
+      fallbackPending = false;
+      return;
+    }
     const found: Signal[] = [];
     const clauses = splitClauses(item.text);
     const whole = canonicalize(normalizeText(item.text)).trim();
@@ -283,6 +294,20 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
     signals.push(...found);
   });
   return signals;
+}
+
+/**
+ * The signal of a structured request (a customer item with `request: 'person'`, the web chat's
+ * "Talk to a person" button): a request for a person, from the structure, never from the text.
+ * Every extractor keeps these as they are (an LLM labels words, not buttons).
+ */
+export function requestedSignal(item: Extract<TranscriptItem, { role: 'customer' }>, index: number): Signal {
+  return { kind: 'human_request', evidence: item.text.trim() || 'Talk to a person', index, offset: 0 };
+}
+
+/** The signals of the structured requests in a transcript (see {@link requestedSignal}). */
+export function requestedSignals(items: readonly TranscriptItem[]): Signal[] {
+  return items.flatMap((item, index) => (item.role === 'customer' && item.request === 'person' ? [requestedSignal(item, index)] : []));
 }
 
 /** The default extractor as a port implementation. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MessageRequestSchema } from './message.js';
 
 /**
  * One item of a conversation as the decider and the packet builder read it: a turn of the
@@ -6,7 +7,12 @@ import { z } from 'zod';
  * of `baton decide --jsonl` and `baton packet --jsonl`.
  */
 export const TranscriptItemSchema = z.discriminatedUnion('role', [
-  z.object({ role: z.literal('customer'), text: z.string() }),
+  z.object({
+    role: z.literal('customer'),
+    text: z.string(),
+    /** The customer pressed a control of their channel ("Talk to a person"): a request for a person, whatever the text. */
+    request: MessageRequestSchema.optional(),
+  }),
   z.object({ role: z.literal('agent'), text: z.string() }),
   z.object({ role: z.literal('human'), text: z.string() }),
   z.object({

@@ -1,5 +1,6 @@
 import {
   extractSignals,
+  requestedSignals,
   SignalSchema,
   type DeciderPolicy,
   type Policy,
@@ -59,7 +60,12 @@ export function llmSignalExtractor(options: LlmSignalExtractorOptions): SignalEx
       const labelled = parseSignals(response.content, items);
       if (labelled === null) return fallback.extract(items, policy);
       const fromTools = (await fallback.extract(items, policy)).filter(FROM_TOOLS);
-      return [...labelled, ...fromTools].sort((a, b) => a.index - b.index || a.offset - b.offset);
+      // A control the customer pressed ("Talk to a person") is read from the structure, not labelled.
+      const requested = requestedSignals(items);
+      const pressed = new Set(requested.map((s) => s.index));
+      return [...labelled.filter((s) => !pressed.has(s.index)), ...requested, ...fromTools].sort(
+        (a, b) => a.index - b.index || a.offset - b.offset,
+      );
     },
   };
 }

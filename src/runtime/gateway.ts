@@ -13,6 +13,7 @@ import {
   type HandoffTarget,
   type IdGenerator,
   type Message,
+  type MessageRequest,
   type NewEvent,
   type OwnershipPolicy,
   type QueueId,
@@ -177,10 +178,14 @@ export function createGateway(options: GatewayOptions) {
     },
 
     /** Stores a customer message once per idempotency key, whoever owns the conversation. */
-    async receive(conversationId: ConversationId, input: { text: string; idempotencyKey: string }): Promise<ReceiveOutcome> {
+    async receive(
+      conversationId: ConversationId,
+      input: { text: string; idempotencyKey: string; request?: MessageRequest },
+    ): Promise<ReceiveOutcome> {
       const conversation = await store.getConversation(conversationId);
       if (!conversation) return notFound(conversationId);
-      const message = newMessage(conversationId, { type: 'customer' }, input.text, input.idempotencyKey);
+      const plain = newMessage(conversationId, { type: 'customer' }, input.text, input.idempotencyKey);
+      const message = input.request === undefined ? plain : { ...plain, request: input.request };
       const result = await store.appendInbound(message, ids.event());
       if (!result.ok) return notFound(conversationId);
       return { ok: true, message: result.message, duplicate: result.duplicate, conversation, seq: result.seq };

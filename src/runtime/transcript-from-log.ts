@@ -8,7 +8,8 @@ const NO_RAW: RawTexts = new Map();
 function itemOf(event: StoredEvent, raw: RawTexts = NO_RAW): TranscriptItem | null {
   if (event.type === 'message.received') {
     const { message } = event.data;
-    return { role: 'customer', text: raw.get(message.id) ?? message.text };
+    const text = raw.get(message.id) ?? message.text;
+    return message.request === undefined ? { role: 'customer', text } : { role: 'customer', text, request: message.request };
   }
   if (event.type === 'message.sent') {
     const { sender, text } = event.data.message;

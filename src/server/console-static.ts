@@ -35,13 +35,15 @@ export const CONSOLE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-interface StaticFile {
+/** A built file as served: its bytes, its content type, and whether its name changes with its content. */
+export interface StaticFile {
   body: Buffer;
   type: string;
   immutable: boolean;
 }
 
-function readTree(root: string): Map<string, StaticFile> {
+/** Every file under `root` (dot-files left out), by its path relative to it; assets/ is immutable. */
+export function readTree(root: string): Map<string, StaticFile> {
   const files = new Map<string, StaticFile>();
   const walk = (dir: string) => {
     for (const name of readdirSync(dir)) {

@@ -11,6 +11,7 @@ import {
   IdempotencyKeySchema,
   OpenConversationBodySchema,
   PostMessageBodySchema,
+  RequestPersonBodySchema,
   parseInput,
 } from './http-schemas.js';
 
@@ -99,6 +100,28 @@ export function registerConversationRoutes(app: FastifyInstance, service: Conver
       if (!outcome.ok && outcome.rejection.code === 'not_found') throw noConversation(id);
       if (!outcome.ok) throw new HttpError(409, outcome.rejection.code, outcome.rejection.message);
       return reply.code(200).send({ conversation: outcome.conversation });
+    },
+  );
+
+  app.post(
+    '/v1/conversations/:id/request-person',
+    routeDocs('The customer asks for a person ("Talk to a person"): stored once per idempotency key; the agent hands off', 'customer', {
+      params: ConversationParamsSchema,
+      body: RequestPersonBodySchema,
+    }),
+    async (request, reply) => {
+      const { id } = parseInput(ConversationParamsSchema, request.params, 'params');
+      await requireCustomer(request, auth, id);
+      const body = parseInput(RequestPersonBodySchema, request.body === undefined ? {} : request.body, 'body');
+      const idempotencyKey = idempotencyKeyOf(request, body.idempotencyKey);
+      const outcome = await service.requestPerson(id, { idempotencyKey });
+      if (!outcome.ok && outcome.rejection.code === 'conversation_full')
+        throw new HttpError(409, 'conversation_full', outcome.rejection.message);
+      if (!outcome.ok) throw noConversation(id);
+      void outcome.turn?.catch(() => {});
+      return reply
+        .code(outcome.duplicate ? 200 : 201)
+        .send({ message: outcome.message, duplicate: outcome.duplicate, cursor: outcome.cursor });
     },
   );
 

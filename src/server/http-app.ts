@@ -17,6 +17,8 @@ import { registerStaffRoutes, type StaffedQueue } from './staff-routes.js';
 import { registerOfferRoutes } from './offer-routes.js';
 import type { RuntimeRouter } from '../runtime/router/runtime-router.js';
 import { registerStaffStream } from './staff-stream.js';
+import { registerChatStatic, type ChatStaticOptions } from './chat-static.js';
+import { registerCustomerStream } from './customer-stream.js';
 
 /** Largest request body accepted unless configured (bytes). */
 export const DEFAULT_BODY_LIMIT_BYTES = 256 * 1024;
@@ -55,6 +57,8 @@ export interface HttpAppOptions {
   consoleDir?: string;
   /** The configured channels and their inbound routes (WhatsApp, signed webhooks); none by default. */
   channels?: ChannelRoutesOptions;
+  /** The web chat: where it is built, and the origins whose pages may embed it (docs/chat.md). */
+  chat?: ChatStaticOptions;
 }
 
 /** Largest WebSocket message accepted (bytes). */
@@ -210,6 +214,10 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   // The staff console: its live stream and its static files (docs/console.md).
   registerStaffStream(app, { service: options.service, auth, queues: options.queues, allowedHosts: allowed });
   registerConsoleStatic(app, options.consoleDir);
+
+  // The web chat: the customer's live stream and its static files (docs/chat.md).
+  registerCustomerStream(app, { service: options.service, auth, allowedHosts: allowed });
+  registerChatStatic(app, options.chat);
   if (options.channels) {
     await registerChannelRoutes(app, { ...options.channels, service: options.service, auth, clock: options.clock, bodyLimitBytes });
   }

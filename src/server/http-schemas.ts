@@ -38,6 +38,11 @@ export const PostMessageBodySchema = jsonObject({
   idempotencyKey: IdempotencyKeySchema.exactOptional(),
 });
 
+/** Body of `POST /v1/conversations/:id/request-person` (optional: the key may come in the header). */
+export const RequestPersonBodySchema = jsonObject({
+  idempotencyKey: IdempotencyKeySchema.exactOptional(),
+});
+
 /** Query of `GET /v1/conversations/:id/messages`. */
 export const CustomerFeedQuerySchema = jsonObject({
   after: z.string().max(20).exactOptional(),

@@ -8,6 +8,7 @@ import {
   type Conversation,
   type ConversationId,
   type Message,
+  type MessageRequest,
   type MessageId,
   type Policy,
   type QueueId,
@@ -72,6 +73,9 @@ export type ReceiveResult =
     }
   | { ok: false; rejection: { code: 'not_found' | 'conversation_full'; message: string } };
 
+/** The text of the customer's message when they press "Talk to a person" (it stands for the press). */
+export const TALK_TO_PERSON_TEXT = 'I would like to talk to a person, please.';
+
 /** The most entries one conversation's log may hold (messages, tool calls, verdicts): reads stay bounded. */
 export const MAX_LOG_ENTRIES = 5_000;
 
@@ -120,7 +124,10 @@ export function createConversationService(options: ConversationServiceOptions) {
   const holdingOf = (conversationId: ConversationId, policyFor: (agent: AgentConfig) => Policy) =>
     scheduled(conversationId, () => holdingTurn({ ...deps, holdingPolicyFor: policyFor }, conversationId));
 
-  async function receive(conversationId: ConversationId, input: { text: string; idempotencyKey: string }): Promise<ReceiveResult> {
+  async function receive(
+    conversationId: ConversationId,
+    input: { text: string; idempotencyKey: string; request?: MessageRequest },
+  ): Promise<ReceiveResult> {
     // A conversation's log is bounded: past the cap it takes no more messages (one indexed probe).
     const full = await gateway.store.listEvents(conversationId, { afterSeq: MAX_LOG_ENTRIES - 1, limit: 1 });
     if (full.length > 0) {
@@ -133,7 +140,11 @@ export function createConversationService(options: ConversationServiceOptions) {
       };
     }
     const stored = redact.inbound(input.text, conversationId);
-    const received = await gateway.receive(conversationId, { text: stored, idempotencyKey: input.idempotencyKey });
+    const received = await gateway.receive(conversationId, {
+      text: stored,
+      idempotencyKey: input.idempotencyKey,
+      ...(input.request === undefined ? {} : { request: input.request }),
+    });
     if (!received.ok) return received;
     written(conversationId, null);
     const { message, duplicate, conversation } = received;
@@ -170,6 +181,17 @@ export function createConversationService(options: ConversationServiceOptions) {
 
     /** Stores a customer message once per idempotency key and schedules the agent's answer. */
     receive,
+
+    /**
+     * The customer pressed "Talk to a person": stored once per idempotency key as their message
+     * (`request: 'person'`, with {@link TALK_TO_PERSON_TEXT}), so the transcript, the packet and
+     * the console show it where it happened; the decider reads the flag as a request for a person,
+     * and the agent's turn hands off through the normal path (decider verdict, ownership change,
+     * packet, router, the customer's notice). Waiting or with a person already, it is recorded
+     * and the holding agent or the person sees it.
+     */
+    requestPerson: (conversationId: ConversationId, input: { idempotencyKey: string }): Promise<ReceiveResult> =>
+      receive(conversationId, { text: TALK_TO_PERSON_TEXT, idempotencyKey: input.idempotencyKey, request: 'person' }),
 
     /** Stores a customer message and waits for the agent's answer to it (the lab, tests). */
     async handleCustomerMessage(conversationId: ConversationId, input: { text: string; idempotencyKey: string }): Promise<TurnOutcome> {

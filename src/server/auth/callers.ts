@@ -98,6 +98,14 @@ export async function requireCustomer(request: FastifyRequest, deps: CallerDeps,
       throw new HttpError(403, 'forbidden', "this route is for the conversation's customer");
     throw new HttpError(401, 'unauthenticated', 'send the conversation\'s customer token: "Authorization: Bearer <customerToken>"');
   }
+  await checkCustomerToken(deps, conversationId, token);
+}
+
+/**
+ * Checks a customer token however it came (a header, a WebSocket subprotocol): 403 for a staff
+ * token, 404 when it is not this conversation's.
+ */
+export async function checkCustomerToken(deps: CallerDeps, conversationId: ConversationId, token: string): Promise<void> {
   if (token.startsWith('st_'))
     throw new HttpError(403, 'forbidden', "this route is for the conversation's customer; staff reply with POST …/replies");
   const stored = await deps.directory.customerTokenHash(conversationId);
