@@ -6,7 +6,7 @@
  * reads it), hand back with a note and a constraint; two browsers race to claim and the loser is
  * told who won; the console's socket is cut while 20 events land and, after it reconnects, shows
  * all 20 in order, once. axe-core finds no serious or critical violation on any screen; the
- * screenshots go to docs/console/.
+ * screenshots go to docs/console/ with BATON_SCREENSHOTS=docs (a temp folder otherwise).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';

@@ -9,7 +9,7 @@
  * a warm transfer says it is pending and then what became of it (declined, or not answered before
  * the runtime's virtual clock passes its timeout); the dashboard shows the runtime
  * metrics to a supervisor and tells an agent it is for supervisors. axe-core finds no serious or
- * critical violation on these screens; the screenshots go to docs/console/.
+ * critical violation on these screens; the screenshots go to docs/console/ with BATON_SCREENSHOTS=docs.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';

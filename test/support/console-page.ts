@@ -6,12 +6,18 @@
 import chromium from '@sparticuz/chromium';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium as playwright, type Browser, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
-export const SHOTS = join(ROOT, 'docs', 'console');
+/**
+ * Where the screenshots go: docs/console/ when BATON_SCREENSHOTS=docs (to refresh the docs'
+ * pictures), otherwise a folder of their own under the system's temp directory, so that a test
+ * run leaves the checkout as it found it.
+ */
+export const SHOTS = process.env['BATON_SCREENSHOTS'] === 'docs' ? join(ROOT, 'docs', 'console') : join(tmpdir(), 'baton-console-shots');
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /** Browsers opened, to close after the tests. */
