@@ -225,6 +225,8 @@ describe.each(['sqlite', 'postgres'] as const)('the router over HTTP (%s)', (kin
     // A holds nothing of it now; from the queue it is offered again to one of them (a reservation counts).
     const held = async (id: string) => (await t.runtime.router.staffState(id as never))?.used ?? 0;
     expect((await held(a.id)) + (await held(b.id))).toBe(2);
+    // Never straight back to the person who passed it on.
+    expect((await offers(a.token)).some((o) => o.conversationId === second.id)).toBe(false);
 
     // Unanswered: after the warm timeout (60 s) the sweep passes it on cold.
     clock.advance(1000);

@@ -177,6 +177,8 @@ export class RoutingStore {
     conversationId: ConversationId,
     request: Omit<RouterRequest, 'id'>,
     now: number,
+    /** People never to offer it to (the person who just passed it on). */
+    excluded: readonly string[] = [],
   ): Promise<{ request: string; facts: RoutingFact[] }> {
     const first = request.targets[0];
     if (first?.type !== 'queue') throw new Error('a routing request starts in a queue');
@@ -189,7 +191,7 @@ export class RoutingStore {
         const seqRows = (yield all('SELECT coalesce(max(seq), 0) AS seq FROM routing_requests')) as Array<{ seq: number | string }>;
         yield run(
           `INSERT INTO routing_requests (id, conversation_id, seq, channel, skills, priority, safety, targets, target_index, queue,
-           target_deadline, enqueued_at, status, excluded) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, 'waiting', '[]')`,
+           target_deadline, enqueued_at, status, excluded) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, 'waiting', ?)`,
           id,
           conversationId,
           num(seqRows[0]?.seq ?? 0) + 1,
@@ -201,6 +203,7 @@ export class RoutingStore {
           first.queue,
           now + first.timeoutSeconds * 1000,
           now,
+          JSON.stringify([...new Set(excluded)]),
         );
         facts.push({ kind: 'queued', conversationId, request: id, queue: first.queue, priority: request.priority });
         facts.push(...(yield* this.dispatch(now)));
@@ -616,11 +619,7 @@ export class RoutingStore {
     }
     // Out of queues to try: it becomes a callback — it stays in its last queue, without a deadline,
     // weighing what a callback weighs, and is offered to the next eligible person with room for it.
-    yield run(
-      "UPDATE routing_requests SET target_index = ?, target_deadline = NULL, channel = 'callback' WHERE id = ?",
-      index,
-      req.id,
-    );
+    yield run("UPDATE routing_requests SET target_index = ?, target_deadline = NULL, channel = 'callback' WHERE id = ?", index, req.id);
     return [{ kind: 'moved', conversationId, request: req.id, to: 'callback' }];
   }
 

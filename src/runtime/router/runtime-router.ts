@@ -180,7 +180,12 @@ export function createRuntimeRouter(options: RuntimeRouterOptions) {
         targets.push({ type: 'queue', queue: plan.fallback, timeoutSeconds: planOf(plan.fallback).waitTimeoutSeconds });
       targets.push({ type: 'callback' });
       const priority = routingPriority({ tier: 'standard', valueAtStake: 0, channel: 'chat', safety });
-      const submitted = await store.submit(request.conversation.id, { skills, channel: 'chat', priority, safety, targets }, now);
+      const submitted = await store.submit(
+        request.conversation.id,
+        { skills, channel: 'chat', priority, safety, targets },
+        now,
+        request.exclude ?? [],
+      );
       await note(submitted.facts);
       const reserved = submitted.facts.some((f) => f.kind === 'offered' && f.request === submitted.request);
       const standing = reserved ? null : await store.standing(request.conversation.id);
@@ -240,9 +245,15 @@ export function createRuntimeRouter(options: RuntimeRouterOptions) {
       else if (conversation.state === 'QUEUED' && conversation.owner.type === 'queue') {
         const live = await store.liveRequest(conversation.id);
         if (live?.status === 'assigned') {
-          // Passed on to a queue by a person: their part is done, and it waits in the new queue.
+          // Passed on to a queue by a person: their part is done, and it waits in the new queue —
+          // for someone else: it is never offered straight back to the person who passed it on.
           await note(await store.complete(conversation.id, now));
-          const placed = await router.route({ conversation, queue: conversation.owner.id, reason: 'agent_decision' });
+          const placed = await router.route({
+            conversation,
+            queue: conversation.owner.id,
+            reason: 'agent_decision',
+            ...(live.staff ? { exclude: [live.staff] } : {}),
+          });
           await gateway.send(conversation.id, { type: 'system' }, placed.notice);
         }
       } else await note(await store.complete(conversation.id, now));

@@ -1,4 +1,4 @@
-import type { Conversation, HandoffReason, QueueId } from '../../core/index.js';
+import type { Conversation, HandoffReason, QueueId, StaffId } from '../../core/index.js';
 
 /** What the router is asked when an agent's hand-off to a human queue has been applied. */
 export interface RoutingRequest {
@@ -6,6 +6,8 @@ export interface RoutingRequest {
   /** The queue the agent (or the decider) asked for. */
   queue: QueueId;
   reason: HandoffReason;
+  /** People not to offer it to (a person who just passed it on cold). */
+  exclude?: readonly StaffId[];
 }
 
 /** Where the router put the conversation, and the one true thing to tell the customer. */
