@@ -166,6 +166,13 @@ const ROUTES: RouteCase[] = [
     body: () => ({ reason: 'busy' }),
     expected: { none: 401, otherCustomer: 403, agent: 404, supervisor: 404, admin: 404 },
   },
+  { name: "the lab's runs", method: 'GET', path: () => '/v1/lab/runs', expected: supervisorUp },
+  {
+    name: 'a lab report (none: the server has no runs folder)',
+    method: 'GET',
+    path: () => '/v1/lab/report?path=default',
+    expected: { none: 401, otherCustomer: 403, agent: 403, supervisor: 404, admin: 404 },
+  },
   { name: 'runtime metrics', method: 'GET', path: () => '/v1/metrics', expected: supervisorUp },
   { name: 'list staff', method: 'GET', path: () => '/v1/staff', expected: supervisorUp },
   { name: 'who am I', method: 'GET', path: () => '/v1/staff/me', expected: staffOnly },

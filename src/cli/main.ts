@@ -69,8 +69,10 @@ withStoreOptions(
       .default('rule'),
   )
   .option('--config <path>', 'configuration file (agents, hand-off graph, hosts); baton.config.json when it exists')
+  .option('--runs <dir>', "the lab's runs folder the console lists (supervisors open their reports)", 'runs')
   .action(
     async (opts: {
+      runs: string;
       store: string;
       db: string;
       pgUrl?: string;
@@ -88,6 +90,7 @@ withStoreOptions(
         port: opts.port,
         configPath,
         agent: opts.agent,
+        runsDir: opts.runs,
         ...(opts.domain ? { domain: opts.domain } : {}),
       });
     },

@@ -1,5 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import { createIdGenerator, OwnershipPolicySchema, type AgentId, type Clock, type ConversationId, type Policy, type QueueId } from '../core/index.js';
+import {
+  createIdGenerator,
+  OwnershipPolicySchema,
+  type AgentId,
+  type Clock,
+  type ConversationId,
+  type Policy,
+  type QueueId,
+} from '../core/index.js';
 import type { Domain } from '../domains/domain.js';
 import { loadDomain } from '../domains/load-domain.js';
 import { createRuleAgent } from '../lab/agents/index.js';
@@ -66,6 +74,8 @@ export interface ServeRuntimeOptions {
   env?: NodeJS.ProcessEnv;
   /** The `fetch` channels deliver with (default: the global one). */
   channelFetch?: Fetch;
+  /** The lab's runs folder the console lists (null: none). */
+  runsDir?: string | null;
   /** The turn leases (default: the store's table; tests wrap them to watch). */
   turnLeases?: TurnLeases;
   /** How long a turn lease lasts unless renewed (ms, default 30 s). */
@@ -220,6 +230,7 @@ export async function composeServeRuntime(options: ServeRuntimeOptions): Promise
   channels?.attach(service);
   const app = await buildHttpApp({
     router,
+    runsDir: options.runsDir ?? null,
     service,
     directory,
     clock,

@@ -15,6 +15,8 @@ export interface ServeOptions {
   domain?: 'billing' | 'airline' | 'retail';
   /** `--agent rule|llm`: the default agent's policy when the configuration lists no agents. */
   agent: 'rule' | 'llm';
+  /** The lab's runs folder the console lists. */
+  runsDir?: string;
 }
 
 /** Describes where the store lives, for the start-up line. */
@@ -43,6 +45,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     llm: llmEndpointFromEnv(),
     extraHosts: isLoopback(bindHost) || bindHost === '0.0.0.0' || bindHost === '::' ? [] : [bindHost],
     metricsToken: process.env['BATON_METRICS_TOKEN'] || null,
+    runsDir: options.runsDir ?? 'runs',
     logger: { level: process.env['LOG_LEVEL'] ?? 'warn' },
     onTurnError: (conversationId, error) => log.error({ conversationId, err: error }, 'an agent turn failed'),
   }).catch(async (error: unknown) => {

@@ -15,6 +15,7 @@ import { registerMetricsRoutes } from './metrics-routes.js';
 import { routeDocs } from './route-docs.js';
 import { registerStaffRoutes, type StaffedQueue } from './staff-routes.js';
 import { registerOfferRoutes } from './offer-routes.js';
+import { registerLabRunsRoutes } from './lab-runs-routes.js';
 import type { RuntimeRouter } from '../runtime/router/runtime-router.js';
 import { registerStaffStream } from './staff-stream.js';
 import { registerChatStatic, type ChatStaticOptions } from './chat-static.js';
@@ -51,6 +52,8 @@ export interface HttpAppOptions {
   bodyLimitBytes?: number;
   /** Fastify's logger: off (default), on, or pino options. */
   logger?: FastifyServerOptions['logger'];
+  /** Where the lab's runs are (the console lists them and opens their reports); null: none. */
+  runsDir?: string | null;
   /** The router: presence and offers for staff (absent: the queue is worked by claiming only). */
   router?: RuntimeRouter;
   /** Where the built staff console is (default: web/dist/console of this package). */
@@ -208,6 +211,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     sessionMs: options.sessionMs ?? DEFAULT_SESSION_MS,
     ...(options.router ? { router: options.router } : {}),
   });
+  registerLabRunsRoutes(app, { runsDir: options.runsDir ?? null, auth });
   registerMetricsRoutes(app, { store: options.service.gateway.store, auth, metricsToken: options.metricsToken ?? null });
   if (options.router) registerOfferRoutes(app, { router: options.router, auth, store: options.service.gateway.store });
 

@@ -68,6 +68,8 @@ export async function startTestRuntime(
     store?: Store;
     redact?: Redactor;
     metricsToken?: string;
+    /** The lab's runs folder the console lists. */
+    runsDir?: string;
     /** The clock of the runtime (a virtual one for tests of time). */
     clock?: Clock;
     /** Where the channels' secrets come from, instead of process.env. */
@@ -84,6 +86,7 @@ export async function startTestRuntime(
     ...(options.policy ? { policyOverride: options.policy } : {}),
     ...(options.redact ? { redact: options.redact } : {}),
     ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
+    ...(options.runsDir ? { runsDir: options.runsDir } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.env ? { env: options.env } : {}),
     ...(options.logger !== undefined ? { logger: options.logger } : {}),

@@ -2,18 +2,20 @@ import { useEffect, useMemo, useState, useSyncExternalStore, type FormEvent } fr
 import { signIn, signOut, whoAmI, type StaffMe } from './api.js';
 import { ConversationView } from './ConversationView.js';
 import { Dashboard } from './Dashboard.js';
+import { LabRunsView } from './LabRuns.js';
 import { OffersPanel } from './Offers.js';
 import { PresenceControl } from './Presence.js';
 import { QueueView } from './QueueView.js';
 import { ConsoleStream } from './stream.js';
 
-type Route = { screen: 'queue' } | { screen: 'dashboard' } | { screen: 'conversation'; id: string };
+type Route = { screen: 'queue' } | { screen: 'dashboard' } | { screen: 'lab' } | { screen: 'conversation'; id: string };
 
-/** The screen the address names: `#/queue`, `#/dashboard` or `#/c/<conversation id>`. */
+/** The screen the address names: `#/queue`, `#/dashboard`, `#/lab` or `#/c/<conversation id>`. */
 function useRoute(): Route {
   const read = (): Route => {
     const match = /^#\/c\/(conv_[A-Za-z0-9_-]+)$/.exec(location.hash);
     if (match) return { screen: 'conversation', id: match[1]! };
+    if (location.hash === '#/lab') return { screen: 'lab' };
     return location.hash === '#/dashboard' ? { screen: 'dashboard' } : { screen: 'queue' };
   };
   const [route, setRoute] = useState(read);
@@ -104,6 +106,9 @@ function Shell({ me, onSignOut }: { me: StaffMe; onSignOut: (notice: string | nu
           <a href="#/dashboard" aria-current={route.screen === 'dashboard' ? 'page' : undefined}>
             Dashboard
           </a>
+          <a href="#/lab" aria-current={route.screen === 'lab' ? 'page' : undefined}>
+            Lab runs
+          </a>
         </nav>
         <PresenceControl />
         <span className={`connection ${stream.connection}`} role="status" data-testid="connection">
@@ -127,6 +132,8 @@ function Shell({ me, onSignOut }: { me: StaffMe; onSignOut: (notice: string | nu
         <QueueView stream={stream} />
       ) : route.screen === 'dashboard' ? (
         <Dashboard me={me} />
+      ) : route.screen === 'lab' ? (
+        <LabRunsView me={me} />
       ) : (
         <ConversationView key={route.id} id={route.id} stream={stream} me={me} />
       )}
