@@ -322,4 +322,35 @@ describe.each(['sqlite', 'postgres'] as const)('the router over HTTP (%s)', (kin
     expect((await call(`/v1/offers/${callback.id}/accept`, { method: 'POST', token: free.token })).status).toBe(200);
     expect((await t.runtime.router.staffState(free.id as never))?.used).toBe(2);
   });
+
+  it('a safety case out of hours never waits for the hours: crisis resources now, the on-call escalation', async () => {
+    const closed = { timeZone: 'Europe/Dublin', weekly: { mon: [], tue: [], wed: [], thu: [], fri: [], sat: [], sun: [] } };
+    const queues = ['queue_billing', 'queue_complaints', 'queue_bereavement', 'queue_legal', 'queue_account_security'].map((id) => ({
+      id,
+      hours: closed,
+    }));
+    const { t, call, notes } = await start(kind, { queues });
+    const c = await t.open();
+    const posted = await call(`/v1/conversations/${c.id}/messages`, {
+      body: { text: "I can't go on. I have the pills here and I want to end my life tonight." },
+      token: c.token,
+      key: 'k1',
+    });
+    expect(posted.status).toBe(201);
+    await t.runtime.service.idle();
+    const requested = (await t.store.listEvents(c.id as ConversationId)).find((e) => e.type === 'handoff.requested');
+    expect(requested?.type === 'handoff.requested' && requested.data.reason).toBe('safety');
+    expect((await notes(c.id as ConversationId)).find((n) => n.kind === 'promised')).toMatchObject({ promise: 'safety_escalation' });
+    const said = (
+      (await call(`/v1/conversations/${c.id}/messages?after=0`, { token: c.token })).body['messages'] as Array<{
+        from: string;
+        text: string;
+      }>
+    )
+      .filter((m) => m.from !== 'customer')
+      .map((m) => m.text)
+      .join(' ');
+    expect(said).toMatch(/emergency number/);
+    expect(said).not.toMatch(/when the team is next in|within \d+ hours/);
+  });
 });
