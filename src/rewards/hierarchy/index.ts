@@ -17,3 +17,4 @@ export {
 } from './role-rewards.js';
 export { hierarchyScore, teamReward, TEAM_REWARD_DEFAULTS, type TeamRewardConfig } from './team-reward.js';
 export type { RewardResultOf } from './reward-result.js';
+export * from './curriculum.js';
