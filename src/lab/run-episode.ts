@@ -98,7 +98,28 @@ export interface RunEpisodeOptions {
    * scores against it.
    */
   drift?: ScheduledDrift;
+  /**
+   * A supervisor who reviews the agent's high-risk actions (writes that need the customer's yes)
+   * before they run: an approved call runs, a rejected one does not and its feedback is the
+   * tool result the agent reads (src/lab/hierarchy/).
+   */
+  review?: (call: { name: string; args: Readonly<Record<string, unknown>>; turn: number }) => ReviewAnswer;
 }
+
+/** A supervisor's answer to one proposed action. */
+export type ReviewAnswer = { verdict: 'approve' } | { verdict: 'reject'; feedback: string };
+
+/** One review made in an episode: the call (by its id in the trajectory) and the answer. */
+export interface EpisodeReview {
+  callId: string;
+  name: string;
+  args: Readonly<Record<string, unknown>>;
+  turn: number;
+  answer: ReviewAnswer;
+}
+
+/** The tool result the agent reads for a rejected call. */
+export const REVIEW_REJECTED = 'Not approved by your supervisor:';
 
 export interface EpisodeResult {
   domain: string;
@@ -126,6 +147,8 @@ export interface EpisodeResult {
   userError: string | null;
   /** The drift the task scheduled: its event, its turn, and whether the episode reached that turn. */
   drift: { event: string; turn: number; fired: boolean } | null;
+  /** The supervisor's reviews, in order (empty without one). */
+  reviews: EpisodeReview[];
 }
 
 /**
@@ -301,12 +324,35 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeRes
   let customerTurn = 0;
   const outageFrom = variant?.outage?.fromTurn ?? null;
   const executed = new Map<string, { injected: boolean }>();
-  const tools = domainHarnessTools(domain, episode, {
+  const reviews: EpisodeReview[] = [];
+  // The call the harness is running now (set just before the domain sees it).
+  let running: { callId: string; record: { injected: boolean } } | null = null;
+  const review = options.review;
+  const reviewed: typeof episode = review
+    ? {
+        ...episode,
+        get db() {
+          return episode.db;
+        },
+        call(name, args) {
+          const highRisk = domain.isWrite(name) && domain.tools.find((t) => t.name === name)?.needsConfirmation !== false;
+          if (!highRisk || running === null) return episode.call(name, args);
+          const answer = review({ name, args, turn: customerTurn });
+          reviews.push({ callId: running.callId, name, args, turn: customerTurn, answer });
+          if (answer.verdict === 'approve') return episode.call(name, args);
+          // Never reached the domain: the evaluator does not replay it.
+          running.record.injected = true;
+          return { output: `Error: ${REVIEW_REJECTED} ${answer.feedback}`, error: true };
+        },
+      }
+    : episode;
+  const tools = domainHarnessTools(domain, reviewed, {
     confirmWrites: agent.confirmWrites,
     // Tools of the domain fail while an injected outage lasts.
     beforeCall: (name, context) => {
       const record = { injected: false };
       executed.set(context.callId, record);
+      running = { callId: context.callId, record };
       if (outageFrom !== null && customerTurn >= outageFrom) {
         record.injected = true;
         throw new Error(`${name} is unavailable: the service did not respond. Try again later.`);
@@ -434,5 +480,6 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeRes
     conversationId: conversation.id,
     userError,
     drift: drift ? { event: drift.event.id, turn: drift.turn, fired: driftFrom !== null } : null,
+    reviews,
   };
 }
