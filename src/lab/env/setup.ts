@@ -11,6 +11,10 @@ import type { Style } from '../user.js';
 import type { VariantSplit } from '../variant.js';
 import { generateVariants, HANDOFF_VARIANT_SEED } from '../variants/index.js';
 import type { EnvAction, EnvSessionOptions } from './session.js';
+import { CURRICULUM, servesPriority, type Stage } from '../../rewards/hierarchy/index.js';
+import type { SupervisorName } from '../hierarchy/supervisors.js';
+import { taskPriority } from '../hierarchy/task-priority.js';
+import { variantTask } from '../run-episode.js';
 
 export interface EnvSetup {
   tasks: 'main' | 'handoff';
@@ -19,6 +23,8 @@ export interface EnvSetup {
   rewardOptions?: RewardOptions;
   checks: 'production' | 'off';
   styles?: readonly Style[];
+  /** Hierarchy mode: the trainer plays L1 under a scripted supervisor; the stage filters tasks by priority. */
+  hierarchy?: { role: 'l1'; supervisor: SupervisorName; stage: Stage };
   /** An LLM customer on this endpoint (with tau2-bench's user guidelines); the scripted one without. */
   userModel?: { endpoint: ModelEndpoint; guidelines: string; concurrency: number };
 }
@@ -32,13 +38,16 @@ export function envSessionOptions(domain: Domain, setup: EnvSetup): EnvSessionOp
     trials: 1,
     seed: 1,
   });
+  const stage = setup.hierarchy ? CURRICULUM[setup.hierarchy.stage] : null;
+  const served = stage ? plan.filter((p) => servesPriority(stage, taskPriority(domain, variantTask(p.task, p.variant)))) : plan;
   const llm = setup.userModel;
   const userFor = llm
     ? createUserFactory({ user: 'llm', userModel: llm.endpoint, concurrency: llm.concurrency }, domain, variants, llm.guidelines)
     : createUserFactory({ user: 'scripted', concurrency: 1 }, domain, variants, '');
   return {
     domain,
-    plan,
+    plan: served,
+    ...(setup.hierarchy && stage ? { hierarchy: { role: setup.hierarchy.role, supervisor: setup.hierarchy.supervisor, stage } } : {}),
     reward: rewardByName(setup.reward, setup.rewardOptions),
     userFor,
     user: llm ? 'llm' : 'scripted',

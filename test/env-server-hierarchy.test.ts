@@ -1,0 +1,155 @@
+/**
+ * Hierarchy mode over a real WebSocket: the trainer plays L1 under a scripted supervisor who
+ * reviews its high-risk actions. The oracle as L1 scores the top of L1's range (everything but the
+ * tone-based empathy at 1) and every observation carries the role, the stage and the priority;
+ * an L1 that escalates everything scores below it; the curriculum's stage filters the tasks and
+ * sets the density; roles not built yet are refused before listening.
+ */
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChatMessage } from '../src/core/index.js';
+import type { Domain } from '../src/domains/domain.js';
+import { loadDomain } from '../src/domains/load-domain.js';
+import { createOraclePolicy } from '../src/domains/oracle.js';
+import { runEnvServe } from '../src/cli/env-command.js';
+import { EnvObservationSchema } from '../src/lab/env/session.js';
+import { envSessionOptions, nextAction } from '../src/lab/env/setup.js';
+import type { Stage } from '../src/rewards/hierarchy/index.js';
+import { buildEnvServer } from '../src/server/env-server.js';
+import { connect, type Frame } from './support/env-ws-client.js';
+
+let domain: Domain;
+const servers: (() => Promise<unknown>)[] = [];
+
+async function serve(stage: Stage) {
+  const session = envSessionOptions(domain, {
+    tasks: 'main',
+    split: 'train',
+    reward: 'r2',
+    checks: 'off',
+    hierarchy: { role: 'l1', supervisor: 'honest', stage },
+  });
+  const app = buildEnvServer({ name: 'baton-billing-team', description: 'test', session, maxSessions: 2, idleTimeoutMs: 60_000 });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  servers.push(() => app.close());
+  return { url: `ws://127.0.0.1:${(app.server.address() as AddressInfo).port}/ws`, session };
+}
+
+beforeAll(async () => {
+  domain = await loadDomain('billing');
+});
+afterAll(async () => {
+  for (const close of servers) await close();
+});
+
+/** Every observation is valid under the served schema and says who plays what. */
+function checked(frame: Frame, stage: Stage): Frame {
+  expect(frame.type, JSON.stringify(frame.data)).toBe('observation');
+  const observation = EnvObservationSchema.parse(frame.data.observation);
+  expect(observation.hierarchy).toMatchObject({ role: 'l1', supervisor: 'honest', stage });
+  return frame;
+}
+
+describe('baton env serve --mode hierarchy --role l1', () => {
+  it('pays the oracle as L1 the top of its range, with every role’s reward and component at the end', async () => {
+    const { url } = await serve('stage4');
+    const client = await connect(url);
+    // A plan change and a cancellation: high-risk writes the supervisor reviews and approves.
+    for (const id of ['billing_020', 'billing_008']) {
+      const task = domain.tasks.find((t) => t.id === id)!;
+      let frame = checked(await client.send({ type: 'reset', data: { task: id } }), 'stage4');
+      const oracle = createOraclePolicy(domain, task);
+      const mine: ChatMessage[] = [];
+      for (let i = 0; i < 60 && frame.data.done !== true; i++)
+        frame = checked(await client.send({ type: 'step', data: await nextAction(oracle, mine) }), 'stage4');
+      const observation = frame.data.observation!;
+      const components = observation['reward_components'] as Record<string, number | boolean | string>;
+      expect(observation['reward_name']).toBe('hierarchy:l1');
+      expect(components).toMatchObject({
+        role: 'l1',
+        accuracy: 1,
+        resolution: 1,
+        efficiency: 1,
+        integrity: 1,
+        density: 'sparse',
+        guard_severity: 1,
+      });
+      expect(frame.data.reward).toBeCloseTo(0.3 * (components['empathy'] as number) + 0.7, 12);
+      expect(Object.keys((observation['hierarchy'] as { roles: object }).roles)).toEqual(['l1', 'l2', 'l3', 'team']);
+    }
+    client.close();
+  }, 60_000);
+
+  it('pays an L1 that escalates at once less than the oracle (premature escalation, and nothing earned at stage 4)', async () => {
+    const { url } = await serve('stage2');
+    const client = await connect(url);
+    const task = domain.tasks.find((t) => t.id === 'billing_020')!;
+    checked(await client.send({ type: 'reset', data: { task: task.id } }), 'stage2');
+    const escalated = checked(
+      await client.send({
+        type: 'step',
+        data: {
+          type: 'tool_call',
+          name: 'handoff',
+          arguments: { target: 'queue_billing', reason: 'customer_request', summary: 'over to you' },
+          content: 'A colleague will take over.',
+        },
+      }),
+      'stage2',
+    );
+    let frame = escalated;
+    for (let i = 0; i < 5 && frame.data.done !== true; i++)
+      frame = checked(await client.send({ type: 'step', data: { type: 'end' } }), 'stage2');
+    expect(frame.data.done).toBe(true);
+    const components = frame.data.observation!['reward_components'] as Record<string, unknown>;
+    expect(components['premature_escalation']).toBe(true);
+    // Stage 2's guard severity 0.5: premature escalation costs × 0.75.
+    expect(components['hierarchy_guard']).toBeCloseTo(0.75, 12);
+    expect(components['density']).toBe('dense');
+
+    checked(await client.send({ type: 'reset', data: { task: task.id } }), 'stage2');
+    const oracle = createOraclePolicy(domain, task);
+    const mine: ChatMessage[] = [];
+    let honest = frame;
+    for (let i = 0; i < 60; i++) {
+      honest = checked(await client.send({ type: 'step', data: await nextAction(oracle, mine) }), 'stage2');
+      if (honest.data.done === true) break;
+    }
+    expect(frame.data.reward as number).toBeLessThan(honest.data.reward as number);
+    client.close();
+  }, 60_000);
+
+  it('serves only the stage’s priorities', async () => {
+    const stage1 = await serve('stage1');
+    const stage4 = await serve('stage4');
+    expect(stage1.session.plan.length).toBeGreaterThan(0);
+    expect(stage1.session.plan.length).toBeLessThan(stage4.session.plan.length);
+    const client = await connect(stage1.url);
+    const legal = domain.tasks.find((t) => t.handoff.queue === 'queue_legal' && t.split === 'train')!;
+    const refused = await client.send({ type: 'reset', data: { task: legal.id } });
+    expect(refused).toMatchObject({ type: 'error', data: { code: 'VALIDATION_ERROR' } });
+    client.close();
+  });
+
+  it('refuses a role that cannot be played yet, and an unknown stage, before listening', async () => {
+    const base = {
+      domain: 'billing' as const,
+      tasks: 'main' as const,
+      split: 'train' as const,
+      reward: 'r2',
+      user: 'scripted' as const,
+      styles: 'neutral',
+      checks: 'off' as const,
+      host: '127.0.0.1',
+      port: 0,
+      maxSessions: 1,
+      idleTimeoutS: 1,
+      maxFrameKib: 64,
+      mode: 'hierarchy' as const,
+    };
+    await expect(runEnvServe({ ...base, role: 'l2' })).rejects.toThrow('--role l2: only l1 can be played so far');
+    await expect(runEnvServe({ ...base, role: 'l1', curriculum: 'stage9' })).rejects.toThrow(
+      '--curriculum: unknown curriculum stage "stage9"',
+    );
+  });
+});
