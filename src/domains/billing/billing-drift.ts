@@ -112,7 +112,7 @@ export function billingDriftTasks(records: readonly BillingTaskRecord[], tasks: 
   for (const record of records) {
     const task = byId.get(record.id);
     if (!task) continue;
-    const pair = (id: string, after: DomainTask) => out.push({ event: event(id), turn, before: task, after });
+    const pair = (id: string, after: DomainTask, at = turn) => out.push({ event: event(id), turn: at, before: task, after });
     const refund = actionOf(task, 'refund_charge');
     const amount = refund?.arguments['amount'];
     if (refund && typeof amount === 'number' && amount * 100 > DRIFT_REFUND_LIMIT_CENTS)
@@ -123,7 +123,9 @@ export function billingDriftTasks(records: readonly BillingTaskRecord[], tasks: 
         handoffInstead(task, 'email_changes_suspended', 'update_email', 'queue_account_security', 'no_capability'),
       );
     if (record.kind === 'formal_complaint' && task.handoff.queue === 'queue_complaints')
-      pair('complaints_queue_closed', handoffInstead(task, 'complaints_queue_closed', 'handoff', 'queue_billing', 'policy_topic'));
+      // The complaint is the opening message and is handed off at once: its drift holds from turn 1,
+      // or the hand-off it changes would come before it.
+      pair('complaints_queue_closed', handoffInstead(task, 'complaints_queue_closed', 'handoff', 'queue_billing', 'policy_topic'), 1);
     const plan = actionOf(task, 'change_plan')?.arguments['plan_id'];
     if (plan === DRIFT_PRICE_RISE.plan)
       pair('plan_price_rise', {
