@@ -131,6 +131,92 @@ describe('baton env serve --mode hierarchy --role l1', () => {
     client.close();
   });
 
+  it('at a stage with drift, serves drift tasks: the notice arrives on the drift turn, the old rule fails, the notice followed passes', async () => {
+    const { url, session } = await serve('stage3');
+    const planned = session.plan.find((p) => p.key.endsWith('@email_changes_suspended'))!;
+    const key = planned.key;
+    const gold = planned.task.actions ?? [];
+    const arg = (name: string, k: string) => gold.find((a) => a.name === name)!.arguments[k];
+    const call = (name: string, args: Record<string, unknown>) => ({ type: 'tool_call', name, arguments: args });
+    /** Verifies the customer over two turns; returns the observations seen. */
+    async function verify(client: Awaited<ReturnType<typeof connect>>) {
+      const seen: Frame[] = [checked(await client.send({ type: 'reset', data: { task: key } }), 'stage3')];
+      seen.push(
+        checked(
+          await client.send({ type: 'step', data: call('find_customer_by_email', { email: arg('find_customer_by_email', 'email') }) }),
+          'stage3',
+        ),
+      );
+      const customer = arg('send_verification_code', 'customer_id');
+      seen.push(checked(await client.send({ type: 'step', data: call('send_verification_code', { customer_id: customer }) }), 'stage3'));
+      seen.push(
+        checked(
+          await client.send({
+            type: 'step',
+            data: { type: 'message', content: "I've sent a verification code by text message. Please read me the code." },
+          }),
+          'stage3',
+        ),
+      );
+      seen.push(
+        checked(
+          await client.send({
+            type: 'step',
+            data: call('verify_customer', { customer_id: customer, code: arg('verify_customer', 'code') }),
+          }),
+          'stage3',
+        ),
+      );
+      return { seen, customer };
+    }
+    const client = await connect(url);
+    // Keeps the old rule: changes the e-mail address (refused), and says it is done.
+    const old = await verify(client);
+    const notices = old.seen.filter((f) => f.data.observation?.['policy_notice'] !== undefined);
+    expect(notices).toHaveLength(1);
+    // The notice comes with the customer's second message (the drift's turn), not before.
+    expect(old.seen.indexOf(notices[0]!)).toBe(3);
+    expect(String(notices[0]!.data.observation!['policy_notice'])).toContain('E-mail address changes are suspended');
+    const refused = checked(
+      await client.send({
+        type: 'step',
+        data: call('update_email', { customer_id: old.customer, new_email: 'new.address@mailbox.example' }),
+      }),
+      'stage3',
+    );
+    expect((refused.data.observation!['tool_result'] as { content: string }).content).toContain(
+      // The supervisor reviews the change before the domain sees it, and names what the new policy asks for.
+      'Not approved by your supervisor: the policy asks for handoff (target queue_account_security, reason no_capability) instead.',
+    );
+    let end = checked(
+      await client.send({ type: 'step', data: { type: 'end', content: 'Your e-mail address has been updated.' } }),
+      'stage3',
+    );
+    expect(end.data.done).toBe(true);
+    expect(end.data.observation!['success']).toBe(false);
+    // Follows the notice: hands off to account security.
+    const follows = await verify(client);
+    expect(follows.seen.filter((f) => f.data.observation?.['policy_notice'] !== undefined)).toHaveLength(1);
+    end = checked(
+      await client.send({
+        type: 'step',
+        data: {
+          ...call('handoff', {
+            target: 'queue_account_security',
+            reason: 'no_capability',
+            summary: 'E-mail change; changes are suspended.',
+          }),
+          content: 'Our account security team will take over.',
+        },
+      }),
+      'stage3',
+    );
+    for (let i = 0; i < 3 && end.data.done !== true; i++)
+      end = checked(await client.send({ type: 'step', data: { type: 'end' } }), 'stage3');
+    expect(end.data.observation!['success']).toBe(true);
+    client.close();
+  }, 60_000);
+
   it('refuses a role that cannot be played yet, and an unknown stage, before listening', async () => {
     const base = {
       domain: 'billing' as const,

@@ -21,6 +21,7 @@ import {
   type ToolSpec,
 } from '../../core/index.js';
 import type { Domain } from '../../domains/domain.js';
+import { DRIFT_NOTICE_HEADING, type ScheduledDrift } from '../../domains/drift.js';
 import { TERMINATION_REASONS, USER_STOP_MARKERS } from '../../domains/trajectory.js';
 import { buildChatMessages } from '../../runtime/chat-context.js';
 import { agentDomainTools, domainAgentConfig, handoffGraphOf } from '../../runtime/domain-agent.js';
@@ -91,6 +92,10 @@ export const EnvObservationSchema = z.strictObject({
     .optional()
     .describe("The result of the agent's last tool call, or the harness's refusal of it."),
   harness_note: z.string().optional().describe('The harness speaking to the agent (a refused reply to rewrite, say).'),
+  policy_notice: z
+    .string()
+    .optional()
+    .describe('A policy drift: the update now at the end of the system prompt (sent once, on the step it takes effect).'),
   tool_name: z.string().optional().describe('For a call_tool action (OpenEnv MCP): the tool called.'),
   result: z
     .object({
@@ -171,6 +176,8 @@ export interface EnvSessionOptions {
    * reviews its high-risk actions, and is paid L1's reward at the stage's density and guard severity.
    */
   hierarchy?: { role: 'l1'; supervisor: SupervisorName; stage: StageConfig };
+  /** Policy drift scheduled per plan key (a curriculum stage with drift). */
+  drifts?: ReadonlyMap<string, ScheduledDrift>;
 }
 
 type Event = { kind: 'request'; request: PolicyRequest } | { kind: 'ended'; result: EpisodeResult } | { kind: 'failed'; error: unknown };
@@ -196,6 +203,8 @@ export class EnvSession {
   #lastRequest: PolicyRequest | null = null;
   /** The scripted supervisor of the episode in progress (hierarchy mode). */
   #supervisor: Supervisor | null = null;
+  /** The policy update last shown to the trainer (a drift's notices). */
+  #noticeShown = '';
 
   constructor(options: EnvSessionOptions) {
     this.#options = options;
@@ -225,6 +234,7 @@ export class EnvSession {
     this.#done = false;
     this.#ended = false;
     this.#events = [];
+    this.#noticeShown = '';
     const policy: Policy = {
       name: 'external',
       next: (request) =>
@@ -251,6 +261,7 @@ export class EnvSession {
       seed: planned.seed,
       endedByAgent: () => generation === this.#generation && this.#ended,
       ...(supervisor ? { review: (call) => supervisor.review(call) } : {}),
+      ...(this.#options.drifts?.has(planned.key) ? { drift: this.#options.drifts.get(planned.key) as ScheduledDrift } : {}),
     }).then(
       (result) => generation === this.#generation && this.#push({ kind: 'ended', result }),
       (error: unknown) => generation === this.#generation && this.#push({ kind: 'failed', error }),
@@ -344,7 +355,11 @@ export class EnvSession {
     const event = this.#events.shift() as Event;
     if (event.kind === 'request') {
       this.#lastRequest = event.request;
-      return { observation: { ...observationOf(event.request.messages), ...this.#hierarchyMeta() }, reward: null, done: false };
+      return {
+        observation: { ...observationOf(event.request.messages), ...this.#newNotice(event.request.messages), ...this.#hierarchyMeta() },
+        reward: null,
+        done: false,
+      };
     }
     this.#done = true;
     if (event.kind === 'failed') throw new EnvError('EXECUTION_ERROR', `the episode failed: ${String(event.error)}`);
@@ -375,6 +390,16 @@ export class EnvSession {
       reward: scored.value,
       done: true,
     };
+  }
+
+  /** The policy update at the end of the system prompt, when it is new since the last observation. */
+  #newNotice(messages: readonly ChatMessage[]): Record<string, unknown> {
+    const system = messages[0]?.role === 'system' ? messages[0].content : '';
+    const at = system.indexOf(DRIFT_NOTICE_HEADING);
+    const notice = at < 0 ? '' : system.slice(at);
+    if (notice === this.#noticeShown) return {};
+    this.#noticeShown = notice;
+    return notice === '' ? {} : { policy_notice: notice };
   }
 
   /** The hierarchy metadata every observation carries in hierarchy mode (nothing otherwise). */
