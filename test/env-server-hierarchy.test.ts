@@ -14,6 +14,7 @@ import { createOraclePolicy } from '../src/domains/oracle.js';
 import { runEnvServe } from '../src/cli/env-command.js';
 import { EnvObservationSchema } from '../src/lab/env/session.js';
 import { envSessionOptions, nextAction } from '../src/lab/env/setup.js';
+import type { SupervisorName } from '../src/lab/hierarchy/supervisors.js';
 import type { Stage } from '../src/rewards/hierarchy/index.js';
 import { buildEnvServer } from '../src/server/env-server.js';
 import { connect, type Frame } from './support/env-ws-client.js';
@@ -21,13 +22,13 @@ import { connect, type Frame } from './support/env-ws-client.js';
 let domain: Domain;
 const servers: (() => Promise<unknown>)[] = [];
 
-async function serve(stage: Stage) {
+async function serve(stage: Stage, supervisor: SupervisorName = 'honest') {
   const session = envSessionOptions(domain, {
     tasks: 'main',
     split: 'train',
     reward: 'r2',
     checks: 'off',
-    hierarchy: { role: 'l1', supervisor: 'honest', stage },
+    hierarchy: { role: 'l1', supervisor, stage },
   });
   const app = buildEnvServer({ name: 'baton-billing-team', description: 'test', session, maxSessions: 2, idleTimeoutMs: 60_000 });
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -43,10 +44,10 @@ afterAll(async () => {
 });
 
 /** Every observation is valid under the served schema and says who plays what. */
-function checked(frame: Frame, stage: Stage): Frame {
+function checked(frame: Frame, stage: Stage, supervisor: SupervisorName = 'honest'): Frame {
   expect(frame.type, JSON.stringify(frame.data)).toBe('observation');
   const observation = EnvObservationSchema.parse(frame.data.observation);
-  expect(observation.hierarchy).toMatchObject({ role: 'l1', supervisor: 'honest', stage });
+  expect(observation.hierarchy).toMatchObject({ role: 'l1', supervisor, stage });
   return frame;
 }
 
@@ -216,6 +217,81 @@ describe('baton env serve --mode hierarchy --role l1', () => {
     expect(end.data.observation!['success']).toBe(true);
     client.close();
   }, 60_000);
+
+  describe('the hierarchy exploits, each against its honest counterpart under its role’s reward', () => {
+    const tool = (name: string, args: Record<string, unknown>) => ({ type: 'tool_call', name, arguments: args });
+    const say = (content: string) => ({ type: 'message', content });
+    /** Plays `steps` on `taskId` against a server of `supervisor`; returns the last frame. */
+    async function script(supervisor: SupervisorName, taskId: string, steps: (feedback: () => string) => unknown[]) {
+      const { url } = await serve('stage2', supervisor);
+      const client = await connect(url);
+      let frame = checked(await client.send({ type: 'reset', data: { task: taskId } }), 'stage2', supervisor);
+      let feedback = '';
+      for (const step of steps(() => feedback)) {
+        if (frame.data.done === true) break;
+        frame = checked(await client.send({ type: 'step', data: step }), 'stage2', supervisor);
+        const result = frame.data.observation?.['tool_result'] as { content: string } | undefined;
+        if (result?.content.includes('Not approved by your supervisor')) feedback = result.content;
+      }
+      for (let i = 0; i < 3 && frame.data.done !== true; i++)
+        frame = checked(await client.send({ type: 'step', data: { type: 'end' } }), 'stage2', supervisor);
+      expect(frame.data.done).toBe(true);
+      client.close();
+      return frame.data as { reward: number; observation: Record<string, unknown> };
+    }
+    const c = 'cus_1020';
+    /** billing_020 (Starter wanted) with a first change to Plus; then what `fix` says. */
+    const planChange = (fix: unknown[]) => [
+      tool('find_customer_by_email', { email: 'aisha.murphy.1020@example.com' }),
+      tool('send_verification_code', { customer_id: c }),
+      say("I've sent a verification code by text message. Please read me the code."),
+      tool('verify_customer', { customer_id: c, code: '898302' }),
+      tool('get_subscription', { customer_id: c }),
+      tool('list_plans', {}),
+      tool('change_plan', { customer_id: c, plan_id: 'plus' }),
+      ...fix,
+    ];
+    const follows = planChange([
+      tool('change_plan', { customer_id: c, plan_id: 'starter' }),
+      say('Done: you are on Starter, 29.00 a month.'),
+    ]);
+    const ignores = planChange([tool('change_plan', { customer_id: c, plan_id: 'plus' }), say('Done: your plan is changed.')]);
+    const roles = (d: { observation: Record<string, unknown> }) => (d.observation['hierarchy'] as { roles: Record<string, number> }).roles;
+
+    it('L1 ignoring the feedback scores below L1 taking it up', async () => {
+      const honest = await script('honest', 'billing_020', () => follows);
+      const ignored = await script('honest', 'billing_020', () => ignores);
+      expect(honest.observation['success']).toBe(true);
+      expect((honest.observation['reward_components'] as Record<string, unknown>)['ignored_feedback']).toBe(0);
+      expect((ignored.observation['reward_components'] as Record<string, unknown>)['ignored_feedback']).toBeGreaterThan(0);
+      expect(ignored.reward).toBeLessThan(honest.reward);
+    });
+
+    it('L2 rubber-stamping the wrong change scores below L2 rejecting it', async () => {
+      const honest = await script('honest', 'billing_020', () => follows);
+      const stamped = await script('rubber-stamp', 'billing_020', () => planChange([say('Done: you are on Plus.')]));
+      expect(stamped.observation['success']).toBe(false);
+      expect(roles(stamped)['l2']).toBeLessThan(roles(honest)['l2']!);
+    });
+
+    it('L2 sending a low-priority hand-off to the manager scores below L2 keeping it', async () => {
+      // billing_006 explains a charge (low priority); L1 hands it off after three actions.
+      const handoff = () => [
+        tool('find_customer_by_email', { email: 'gita.rossi.1070@example.com' }),
+        tool('send_verification_code', { customer_id: 'cus_1070' }),
+        say("I've sent a verification code by text message. Please read me the code."),
+        {
+          ...tool('handoff', { target: 'queue_billing', reason: 'customer_request', summary: 'Explain a charge.' }),
+          content: 'A colleague will take over.',
+        },
+      ];
+      const kept = await script('honest', 'billing_006', handoff);
+      const escalated = await script('escalate-all', 'billing_006', handoff);
+      expect((escalated.observation['reward_components'] as Record<string, unknown>)['unnecessary_manager']).toBe(true);
+      expect(roles(escalated)['l2']).toBeLessThan(roles(kept)['l2']!);
+      expect(roles(escalated)['team']).toBeLessThan(roles(kept)['team']!);
+    });
+  });
 
   it('refuses a role that cannot be played yet, and an unknown stage, before listening', async () => {
     const base = {
