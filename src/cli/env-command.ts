@@ -12,6 +12,24 @@ import { isRewardName, REWARD_NAMES } from '../rewards/index.js';
 import { buildEnvServer } from '../server/env-server.js';
 import { endpoint, parseStyles } from './eval-command.js';
 import { rewardOptionsFrom } from './reward-options.js';
+import { parseStage } from '../rewards/hierarchy/index.js';
+import type { SupervisorName } from '../lab/hierarchy/supervisors.js';
+
+/** Hierarchy mode's setup, checked before anything starts. Only L1 can be played so far. */
+function hierarchySetup(opts: EnvServeOptions) {
+  const role = opts.role ?? 'l1';
+  if (role !== 'l1')
+    throw new InvalidArgumentError(
+      `--role ${role}: only l1 can be played so far (the supervisor and the manager are scripted); see docs/hierarchy.md`,
+    );
+  let stage;
+  try {
+    stage = parseStage(opts.curriculum ?? 'stage4');
+  } catch (error) {
+    throw new InvalidArgumentError(`--curriculum: ${(error as Error).message}`);
+  }
+  return { role, supervisor: opts.supervisor ?? 'honest', stage } as const;
+}
 
 export interface EnvServeOptions {
   domain: DomainName;
@@ -28,6 +46,10 @@ export interface EnvServeOptions {
   maxFrameKib: number;
   rewardConfig?: string;
   tau2Dir?: string;
+  mode?: 'single' | 'hierarchy';
+  role?: 'l1' | 'l2' | 'l3';
+  supervisor?: SupervisorName;
+  curriculum?: string;
 }
 
 export async function runEnvServe(opts: EnvServeOptions, env: NodeJS.ProcessEnv = process.env): Promise<void> {
@@ -39,6 +61,7 @@ export async function runEnvServe(opts: EnvServeOptions, env: NodeJS.ProcessEnv 
       '--user llm needs a model endpoint: set BATON_USER_BASE_URL and BATON_USER_MODEL (or BATON_LLM_BASE_URL and BATON_LLM_MODEL).',
     );
   }
+  const hierarchy = opts.mode === 'hierarchy' ? hierarchySetup(opts) : undefined;
   const styles = parseStyles(opts.styles);
   const domain = await loadDomain(opts.domain, opts.tau2Dir ? { tau2Dir: opts.tau2Dir } : {});
   const session = envSessionOptions(domain, {
@@ -48,6 +71,7 @@ export async function runEnvServe(opts: EnvServeOptions, env: NodeJS.ProcessEnv 
     reward: opts.reward,
     rewardOptions: rewardOptionsFrom(opts.rewardConfig, domain, env),
     checks: opts.checks,
+    ...(hierarchy ? { hierarchy } : {}),
     ...(opts.user === 'llm' && userModel
       ? { userModel: { endpoint: userModel, guidelines: await loadUserGuidelines(opts.tau2Dir), concurrency: opts.maxSessions } }
       : {}),
@@ -56,7 +80,9 @@ export async function runEnvServe(opts: EnvServeOptions, env: NodeJS.ProcessEnv 
   if (plan.length === 0) throw new InvalidArgumentError(`${opts.domain} has no ${opts.tasks} tasks in the ${opts.split} split`);
   const app = buildEnvServer({
     name: `baton-${domain.name}`,
-    description: `Baton's ${domain.name} domain (${opts.tasks} tasks, ${opts.split} split): a support agent with tools, a simulated customer, reward ${opts.reward}.`,
+    description: hierarchy
+      ? `Baton's ${domain.name} domain (${opts.tasks} tasks, ${opts.split} split) as a team: the trainer plays L1 under the ${hierarchy.supervisor} supervisor, curriculum ${hierarchy.stage}, reward L1's.`
+      : `Baton's ${domain.name} domain (${opts.tasks} tasks, ${opts.split} split): a support agent with tools, a simulated customer, reward ${opts.reward}.`,
     session,
     maxSessions: opts.maxSessions,
     idleTimeoutMs: opts.idleTimeoutS * 1000,

@@ -11,7 +11,33 @@ import { STYLES, type Style } from '../lab/user.js';
 import type { VariantSplit } from '../lab/variant.js';
 import type { StoreConfig } from '../store/open-store.js';
 
+/** `baton eval --drift`: the agent on billing's drift pairs, success before and after (src/lab/eval/drift-eval.ts). */
+async function runDriftCommand(opts: EvalCommandOptions): Promise<void> {
+  if (opts.agent === 'llm')
+    throw new InvalidArgumentError('--drift runs the offline reference agents so far; --agent llm is not supported with it');
+  const { loadDomain } = await import('../domains/load-domain.js');
+  const { referenceAgent } = await import('../lab/agents/index.js');
+  const { runDriftEval, driftTable } = await import('../lab/eval/drift-eval.js');
+  const { mkdirSync, writeFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  if (opts.domain !== 'billing') throw new InvalidArgumentError(`--drift: only billing declares drift events so far, not ${opts.domain}`);
+  const domain = await loadDomain(opts.domain);
+  const result = await runDriftEval({
+    domain,
+    agent: opts.agent,
+    policyFor: (task) => referenceAgent(opts.agent, domain, { task }),
+    turn: opts.driftTurn ?? 2,
+    seed: opts.seed,
+  });
+  mkdirSync(opts.out, { recursive: true });
+  writeFileSync(join(opts.out, 'drift.json'), `${JSON.stringify(result, null, 2)}\n`);
+  process.stdout.write(opts.json ? `${JSON.stringify(result)}\n` : `${driftTable(result)}\n${opts.out}\n`);
+}
+
 export interface EvalCommandOptions {
+  /** Run the drift pairs instead (`--drift`), with the drift at this customer turn. */
+  drift?: boolean;
+  driftTurn?: number;
   domain: DomainName;
   tasks: 'handoff' | 'main';
   split: VariantSplit;
@@ -119,6 +145,7 @@ export function infrastructureWarning(infra: InfrastructureCounts | undefined, r
 }
 
 export async function runEvalCommand(opts: EvalCommandOptions): Promise<void> {
+  if (opts.drift) return runDriftCommand(opts);
   const config = evalConfig(opts);
   const progress = evalProgress(process.stderr);
   try {

@@ -333,6 +333,8 @@ program
     nonNegative,
     0,
   )
+  .option('--drift', "billing's policy-drift pairs instead: success before and after each drift event, with intervals")
+  .option('--drift-turn <n>', 'with --drift: the customer turn the drift event is scheduled at', positive, 2)
   .option('--json', 'print the metrics object on stdout')
   .action(async (opts: EvalCommandOptions) => {
     const { runEvalCommand } = await import('./eval-command.js');
@@ -457,6 +459,22 @@ program
   .option('--max-sessions <n>', 'WebSocket sessions at once', positive, 8)
   .option('--idle-timeout-s <n>', 'close a session idle this long', positive, 600)
   .option('--max-frame-kib <n>', 'the largest WebSocket frame and HTTP body accepted (KiB)', positive, 1024)
+  .addOption(
+    new Option('--mode <mode>', 'one agent, or a team (the trainer plays one role; docs/hierarchy.md)')
+      .choices(['single', 'hierarchy'])
+      .default('single'),
+  )
+  .addOption(new Option('--role <role>', 'in hierarchy mode: the role the trainer plays').choices(['l1', 'l2', 'l3']).default('l1'))
+  .addOption(
+    new Option('--supervisor <name>', 'in hierarchy mode: the scripted L2 supervisor')
+      .choices(['honest', 'rubber-stamp', 'escalate-all'])
+      .default('honest'),
+  )
+  .addOption(
+    new Option('--curriculum <stage>', 'in hierarchy mode: the curriculum stage (tasks, reward density, guard severity)')
+      .choices(['stage1', 'stage2', 'stage3', 'stage4'])
+      .default('stage4'),
+  )
   .option(rewardConfigOption, rewardConfigHelp)
   .option(tau2DirOption, tau2DirHelp)
   .action(async (opts: EnvServeOptions) => {

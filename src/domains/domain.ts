@@ -48,6 +48,11 @@ export interface Episode<Db = unknown> {
   call(name: string, args: Record<string, unknown>): ToolCallResult;
   /** The canonical hash of the database now (tau2-bench's, for every domain). */
   hash(): string;
+  /**
+   * Changes the database outside any tool, as a policy drift does (a plan's price changes), on a
+   * draft, copy-on-write as a write tool's change is.
+   */
+  apply(change: (draft: Db) => void): void;
 }
 
 /**

@@ -89,5 +89,13 @@ export function createEpisode<Db extends object>(initial: Db, toolset: Toolset<D
       return result;
     },
     hash: () => hash(db),
+    apply(change) {
+      const [next, patches] = create(db, (draft) => change(draft as Db), {
+        enableAutoFreeze: false,
+        enablePatches: { arrayLengthAssignment: false },
+      });
+      db = next as Db;
+      freezeChanged(db, patches);
+    },
   };
 }

@@ -17,6 +17,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { HANDOFF_TOOL_NAMES } from '../core/index.js';
 import type { Domain, DomainTask, GoldAction, HandoffLabel, RewardComponent } from './domain.js';
+import { driftingEpisode, type DriftEvent } from './drift.js';
 import type { Judge, JudgeVerdict } from './judge.js';
 import { toolCallsOf, type TerminationReason, type Trajectory, type TrajectoryMessage, type TrajectoryToolCall } from './trajectory.js';
 
@@ -103,6 +104,11 @@ export interface Evaluation {
 export interface EvaluateOptions {
   /** An LLM judge for NL assertions; without one, tasks that need it are unscored. */
   judge?: Judge;
+  /**
+   * A policy drift that fired in the run (src/domains/drift.ts): the run's writes replay with its
+   * events fired from trajectory message `fromMessage` on, the gold actions with them fired first.
+   */
+  drift?: { events: readonly DriftEvent[]; fromMessage: number };
 }
 
 /** `abs(reward - 1) < 1e-6`, tau2-bench's success test. */
@@ -132,20 +138,21 @@ function sameOutput(recorded: string, replayed: string): boolean {
  */
 const goldHashes = new WeakMap<Domain, Map<string, string>>();
 
-function goldHashOf(domain: Domain, actions: readonly GoldAction[]): string {
+function goldHashOf(domain: Domain, actions: readonly GoldAction[], drift: readonly DriftEvent[]): string {
   let known = goldHashes.get(domain);
   if (!known) goldHashes.set(domain, (known = new Map()));
-  const key = JSON.stringify(actions.map((a) => [a.name, a.arguments]));
+  const key = JSON.stringify([drift.map((e) => e.id), actions.map((a) => [a.name, a.arguments])]);
   let hash = known.get(key);
   if (hash === undefined) {
-    const gold = domain.newEpisode();
+    const gold = driftingEpisode(domain.newEpisode());
+    for (const event of drift) gold.fire(event);
     for (const action of actions) gold.call(action.name, action.arguments);
     known.set(key, (hash = gold.hash()));
   }
   return hash;
 }
 
-function dbCheck(domain: Domain, task: DomainTask, messages: readonly TrajectoryMessage[]): DbCheck {
+function dbCheck(domain: Domain, task: DomainTask, messages: readonly TrajectoryMessage[], drift: EvaluateOptions['drift']): DbCheck {
   if (task.actions === null && task.envAssertions === null) {
     return { reward: 1, predictedHash: null, goldHash: null, replayMismatches: [] };
   }
@@ -156,16 +163,19 @@ function dbCheck(domain: Domain, task: DomainTask, messages: readonly Trajectory
     recorded.set(m.id, m.content);
     if (m.executed === false) refused.add(m.id);
   }
-  const predicted = domain.newEpisode();
+  const predicted = driftingEpisode(domain.newEpisode());
   const replayMismatches: DbCheck['replayMismatches'] = [];
-  for (const { call } of toolCallsOf(messages)) {
+  for (const { call, message } of toolCallsOf(messages)) {
+    if (drift && message >= drift.fromMessage) for (const event of drift.events) predicted.fire(event);
     if (!domain.isWrite(call.name) || refused.has(call.id)) continue;
     const replayed = predicted.call(call.name, call.arguments).output;
     const was = recorded.get(call.id) ?? null;
     if (was === null || !sameOutput(was, replayed)) replayMismatches.push({ callId: call.id, name: call.name, recorded: was, replayed });
   }
+  // A drift that fired after the last call still changes the database the run ends with.
+  if (drift && messages.length > drift.fromMessage) for (const event of drift.events) predicted.fire(event);
   const predictedHash = predicted.hash();
-  const goldHash = goldHashOf(domain, task.actions ?? []);
+  const goldHash = goldHashOf(domain, task.actions ?? [], drift?.events ?? []);
   return { reward: predictedHash === goldHash ? 1 : 0, predictedHash, goldHash, replayMismatches };
 }
 
@@ -286,7 +296,7 @@ export async function evaluate(
     return { ...base, status: 'scored', unscoredWhy: null, reward: 0, success: false };
   }
   const { messages } = trajectory;
-  const db = dbCheck(domain, task, messages);
+  const db = dbCheck(domain, task, messages, options.drift);
   const communicate = communicateCheck(task, messages);
   const action = actionCheck(task, messages);
   const nl: NlCheck = task.rewardBasis.includes('NL_ASSERTION')

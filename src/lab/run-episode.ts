@@ -18,6 +18,14 @@ import {
   type Policy,
 } from '../core/index.js';
 import type { Domain, DomainTask } from '../domains/domain.js';
+import {
+  driftedDeciderPolicy,
+  driftingEpisode,
+  driftingRules,
+  withDriftNotices,
+  type DriftEvent,
+  type ScheduledDrift,
+} from '../domains/drift.js';
 import { evaluate, type EvaluateOptions, type Evaluation } from '../domains/evaluator.js';
 import { OPENING_MESSAGE, type TerminationReason, type Trajectory, type TrajectoryMessage } from '../domains/trajectory.js';
 import type { TurnResult } from '../runtime/agent-loop.js';
@@ -84,7 +92,34 @@ export interface RunEpisodeOptions {
    * them (the agent gave no further step) nor another customer turn; the episode ends as `agent_stop`.
    */
   endedByAgent?: () => boolean;
+  /**
+   * A policy drift the task schedules (src/domains/drift.ts): from its customer turn on, the agent's
+   * system prompt carries the notice, the tools and rules are the new policy's, and the evaluator
+   * scores against it.
+   */
+  drift?: ScheduledDrift;
+  /**
+   * A supervisor who reviews the agent's high-risk actions (writes that need the customer's yes)
+   * before they run: an approved call runs, a rejected one does not and its feedback is the
+   * tool result the agent reads (src/lab/hierarchy/).
+   */
+  review?: (call: { name: string; args: Readonly<Record<string, unknown>>; turn: number }) => ReviewAnswer;
 }
+
+/** A supervisor's answer to one proposed action. */
+export type ReviewAnswer = { verdict: 'approve' } | { verdict: 'reject'; feedback: string };
+
+/** One review made in an episode: the call (by its id in the trajectory) and the answer. */
+export interface EpisodeReview {
+  callId: string;
+  name: string;
+  args: Readonly<Record<string, unknown>>;
+  turn: number;
+  answer: ReviewAnswer;
+}
+
+/** The tool result the agent reads for a rejected call. */
+export const REVIEW_REJECTED = 'Not approved by your supervisor:';
 
 export interface EpisodeResult {
   domain: string;
@@ -110,6 +145,28 @@ export interface EpisodeResult {
   conversationId: string;
   /** Why the simulated customer failed, when the episode ended with `user_error`. */
   userError: string | null;
+  /** The drift the task scheduled: its event, its turn, and whether the episode reached that turn. */
+  drift: { event: string; turn: number; fired: boolean } | null;
+  /** The supervisor's reviews, in order (empty without one). */
+  reviews: EpisodeReview[];
+}
+
+/**
+ * The policy with the notices of the events fired so far at the end of its system prompt: what
+ * the agent is told when the rules change.
+ */
+function noticedPolicy(policy: Policy, fired: () => readonly DriftEvent[]): Policy {
+  return {
+    name: policy.name,
+    next: (request) => {
+      const events = fired();
+      if (events.length === 0) return policy.next(request);
+      const messages = request.messages.map((m, i) =>
+        i === 0 && m.role === 'system' ? { ...m, content: withDriftNotices(m.content, events) } : m,
+      );
+      return policy.next({ ...request, messages });
+    },
+  };
 }
 
 export { agentDomainTools };
@@ -260,16 +317,42 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeRes
     defaultAgent: LAB_AGENT,
   });
 
-  const episode = domain.newEpisode();
+  const episode = driftingEpisode(domain.newEpisode());
+  const drift = options.drift ?? null;
+  // The trajectory message from which the drift holds (the customer's message of its turn).
+  let driftFrom: number | null = null;
   let customerTurn = 0;
   const outageFrom = variant?.outage?.fromTurn ?? null;
   const executed = new Map<string, { injected: boolean }>();
-  const tools = domainHarnessTools(domain, episode, {
+  const reviews: EpisodeReview[] = [];
+  // The call the harness is running now (set just before the domain sees it).
+  let running: { callId: string; record: { injected: boolean } } | null = null;
+  const review = options.review;
+  const reviewed: typeof episode = review
+    ? {
+        ...episode,
+        get db() {
+          return episode.db;
+        },
+        call(name, args) {
+          const highRisk = domain.isWrite(name) && domain.tools.find((t) => t.name === name)?.needsConfirmation !== false;
+          if (!highRisk || running === null) return episode.call(name, args);
+          const answer = review({ name, args, turn: customerTurn });
+          reviews.push({ callId: running.callId, name, args, turn: customerTurn, answer });
+          if (answer.verdict === 'approve') return episode.call(name, args);
+          // Never reached the domain: the evaluator does not replay it.
+          running.record.injected = true;
+          return { output: `Error: ${REVIEW_REJECTED} ${answer.feedback}`, error: true };
+        },
+      }
+    : episode;
+  const tools = domainHarnessTools(domain, reviewed, {
     confirmWrites: agent.confirmWrites,
     // Tools of the domain fail while an injected outage lasts.
     beforeCall: (name, context) => {
       const record = { injected: false };
       executed.set(context.callId, record);
+      running = { callId: context.callId, record };
       if (outageFrom !== null && customerTurn >= outageFrom) {
         record.injected = true;
         throw new Error(`${name} is unavailable: the service did not respond. Try again later.`);
@@ -283,6 +366,7 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeRes
     // (tau2-bench bounds a whole run at 200).
     sandbox: { maxOutputChars: 1_000_000 },
     budget: { maxSteps: options.maxStepsPerTurn ?? 40 },
+    ...(drift ? { rules: driftingRules(domain.rules, [drift.event], () => episode.fired) } : {}),
   });
   const deciderPolicy: DeciderPolicy = domain.deciderPolicy;
   let lastTurn: TurnResult | null = null;
@@ -290,8 +374,13 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeRes
   const runner = createConversationService({
     gateway,
     agents: new Map([[LAB_AGENT, config]]),
-    policyFor: () => agent.policy,
-    decide: agent.handoff ? harnessDecider(deciderPolicy) : silentDecider,
+    policyFor: () => (drift ? noticedPolicy(agent.policy, () => episode.fired) : agent.policy),
+    // After a drift, the decider reads the new policy (a closed queue's topics go elsewhere).
+    decide: !agent.handoff
+      ? silentDecider
+      : drift
+        ? (items, context) => harnessDecider(driftedDeciderPolicy(deciderPolicy, episode.fired))(items, context)
+        : harnessDecider(deciderPolicy),
     buildPacket: domainPacketBuilder(domain),
     clock,
     observe: ({ result }) => {
@@ -333,6 +422,10 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeRes
       termination = 'user_stop';
       break;
     }
+    if (drift && driftFrom === null && customerTurn >= drift.turn) {
+      episode.fire(drift.event);
+      driftFrom = messages.length - 1;
+    }
     lastTurn = null;
     const outcome = await runner.handleCustomerMessage(conversation.id, { text: said.text, idempotencyKey: `turn-${customerTurn}` });
     const result = lastTurn as TurnResult | null;
@@ -368,7 +461,10 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeRes
 
   const trajectory: Trajectory = { messages, termination };
   const scored = variantTask(task, variant);
-  const evaluation = await evaluate(domain, scored, trajectory, options.evaluate);
+  const evaluation = await evaluate(domain, scored, trajectory, {
+    ...options.evaluate,
+    ...(drift && driftFrom !== null ? { drift: { events: [drift.event], fromMessage: driftFrom } } : {}),
+  });
   return {
     domain: domain.name,
     taskId: task.id,
@@ -383,5 +479,7 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeRes
     packet,
     conversationId: conversation.id,
     userError,
+    drift: drift ? { event: drift.event.id, turn: drift.turn, fired: driftFrom !== null } : null,
+    reviews,
   };
 }

@@ -97,3 +97,11 @@ export function loadBillingDomain(options: { seed?: number } = {}): Domain<Billi
     tasks,
   };
 }
+export {
+  BILLING_DRIFT_EVENTS,
+  billingDriftTasks,
+  DRIFT_PRICE_RISE,
+  DRIFT_RECALLED_PLAN,
+  DRIFT_REFUND_LIMIT_CENTS,
+  type DriftTask,
+} from './billing-drift.js';

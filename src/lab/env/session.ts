@@ -21,6 +21,7 @@ import {
   type ToolSpec,
 } from '../../core/index.js';
 import type { Domain } from '../../domains/domain.js';
+import { DRIFT_NOTICE_HEADING, type ScheduledDrift } from '../../domains/drift.js';
 import { TERMINATION_REASONS, USER_STOP_MARKERS } from '../../domains/trajectory.js';
 import { buildChatMessages } from '../../runtime/chat-context.js';
 import { agentDomainTools, domainAgentConfig, handoffGraphOf } from '../../runtime/domain-agent.js';
@@ -29,9 +30,13 @@ import { toolSpec } from '../../runtime/tool.js';
 import { toOpenAiTools } from '../../llm/openai-wire.js';
 import { rewardInput, type Reward } from '../../rewards/index.js';
 import { toRecord } from '../records.js';
-import { LAB_AGENT, runEpisode, type EpisodeResult } from '../run-episode.js';
+import { LAB_AGENT, runEpisode, variantTask, type EpisodeResult } from '../run-episode.js';
+import { atDensity, l1Reward, HIERARCHY_REWARD_DEFAULTS, type StageConfig } from '../../rewards/hierarchy/index.js';
+import { hierarchyEpisodeOf, hierarchyRewards } from '../hierarchy/hierarchy-episode-of.js';
+import { createSupervisor, type Supervisor, type SupervisorName } from '../hierarchy/supervisors.js';
 import type { Planned } from '../eval/run-eval.js';
 import type { UserSimulator } from '../user.js';
+import { taskPriority as taskPriorityOf } from '../hierarchy/task-priority.js';
 
 /** What the trainer sends as `step` data. Unknown fields are refused, as OpenEnv's actions do. */
 export const EnvActionSchema = z.discriminatedUnion('type', [
@@ -87,6 +92,10 @@ export const EnvObservationSchema = z.strictObject({
     .optional()
     .describe("The result of the agent's last tool call, or the harness's refusal of it."),
   harness_note: z.string().optional().describe('The harness speaking to the agent (a refused reply to rewrite, say).'),
+  policy_notice: z
+    .string()
+    .optional()
+    .describe('A policy drift: the update now at the end of the system prompt (sent once, on the step it takes effect).'),
   tool_name: z.string().optional().describe('For a call_tool action (OpenEnv MCP): the tool called.'),
   result: z
     .object({
@@ -103,6 +112,18 @@ export const EnvObservationSchema = z.strictObject({
   handed_off: z.boolean().optional().describe('When done: whether the conversation was handed to a person.'),
   reward_name: z.string().optional().describe('When done: the reward the server pays (task, r2 or dense).'),
   reward_components: z.record(z.string(), z.unknown()).optional().describe('When done: every component the reward was built from.'),
+  hierarchy: z
+    .strictObject({
+      role: z.literal('l1'),
+      supervisor: z.string(),
+      stage: z.string(),
+      priority: z.string().nullable(),
+      roles: z.record(z.string(), z.number()).optional(),
+    })
+    .optional()
+    .describe(
+      'In hierarchy mode, in every observation: the role played, the scripted supervisor, the curriculum stage, the task priority; when done, every role’s reward.',
+    ),
 });
 
 /** OpenEnv's state (`episode_id`, `step_count`) with the episode's task and whether it is over. */
@@ -150,6 +171,13 @@ export interface EnvSessionOptions {
   user: 'scripted' | 'llm';
   /** Production's checks (confirmation before writes, output guardrails), or none — as the lab replays the oracle. */
   checks: 'production' | 'off';
+  /**
+   * Hierarchy mode (docs/hierarchy.md): the trainer plays L1 under a scripted supervisor who
+   * reviews its high-risk actions, and is paid L1's reward at the stage's density and guard severity.
+   */
+  hierarchy?: { role: 'l1'; supervisor: SupervisorName; stage: StageConfig };
+  /** Policy drift scheduled per plan key (a curriculum stage with drift). */
+  drifts?: ReadonlyMap<string, ScheduledDrift>;
 }
 
 type Event = { kind: 'request'; request: PolicyRequest } | { kind: 'ended'; result: EpisodeResult } | { kind: 'failed'; error: unknown };
@@ -173,6 +201,10 @@ export class EnvSession {
   #resets = 0;
   /** The harness's latest request: its system prompt and tools are the reset observation's. */
   #lastRequest: PolicyRequest | null = null;
+  /** The scripted supervisor of the episode in progress (hierarchy mode). */
+  #supervisor: Supervisor | null = null;
+  /** The policy update last shown to the trainer (a drift's notices). */
+  #noticeShown = '';
 
   constructor(options: EnvSessionOptions) {
     this.#options = options;
@@ -202,6 +234,7 @@ export class EnvSession {
     this.#done = false;
     this.#ended = false;
     this.#events = [];
+    this.#noticeShown = '';
     const policy: Policy = {
       name: 'external',
       next: (request) =>
@@ -215,6 +248,10 @@ export class EnvSession {
         }),
     };
     const production = this.#options.checks === 'production';
+    const hierarchy = this.#options.hierarchy;
+    const scored = variantTask(planned.task, planned.variant);
+    const supervisor = hierarchy ? createSupervisor(hierarchy.supervisor, scored) : null;
+    this.#supervisor = supervisor;
     runEpisode({
       domain: this.#options.domain,
       task: planned.task,
@@ -223,6 +260,8 @@ export class EnvSession {
       user: this.#options.userFor(planned),
       seed: planned.seed,
       endedByAgent: () => generation === this.#generation && this.#ended,
+      ...(supervisor ? { review: (call) => supervisor.review(call) } : {}),
+      ...(this.#options.drifts?.has(planned.key) ? { drift: this.#options.drifts.get(planned.key) as ScheduledDrift } : {}),
     }).then(
       (result) => generation === this.#generation && this.#push({ kind: 'ended', result }),
       (error: unknown) => generation === this.#generation && this.#push({ kind: 'failed', error }),
@@ -316,7 +355,11 @@ export class EnvSession {
     const event = this.#events.shift() as Event;
     if (event.kind === 'request') {
       this.#lastRequest = event.request;
-      return { observation: observationOf(event.request.messages), reward: null, done: false };
+      return {
+        observation: { ...observationOf(event.request.messages), ...this.#newNotice(event.request.messages), ...this.#hierarchyMeta() },
+        reward: null,
+        done: false,
+      };
     }
     this.#done = true;
     if (event.kind === 'failed') throw new EnvError('EXECUTION_ERROR', `the episode failed: ${String(event.error)}`);
@@ -328,7 +371,9 @@ export class EnvSession {
       trial: planned.trial,
       seed: planned.seed,
     });
-    const scored = await this.#options.reward.score(rewardInput(record, this.#options.domain));
+    const scored = this.#options.hierarchy
+      ? this.#hierarchyScore(event.result, planned)
+      : await this.#options.reward.score(rewardInput(record, this.#options.domain));
     // The customer's last words: the simulator's stop markers (###STOP###, ###TRANSFER###) are for
     // the runner, never for an agent, and a turn that was only a marker is passed over.
     const said = record.messages.flatMap((m) => (m.role === 'user' ? [withoutStopMarkers(m.content)] : [])).filter((t) => t !== null);
@@ -338,11 +383,58 @@ export class EnvSession {
         termination: record.termination,
         success: record.evaluation.success,
         handed_off: record.evaluation.handoff.transferred,
-        reward_name: this.#options.reward.name,
+        reward_name: this.#options.hierarchy ? 'hierarchy:l1' : this.#options.reward.name,
         reward_components: scored.components,
+        ...this.#hierarchyMeta('roles' in scored ? scored.roles : undefined),
       },
       reward: scored.value,
       done: true,
+    };
+  }
+
+  /** The policy update at the end of the system prompt, when it is new since the last observation. */
+  #newNotice(messages: readonly ChatMessage[]): Record<string, unknown> {
+    const system = messages[0]?.role === 'system' ? messages[0].content : '';
+    const at = system.indexOf(DRIFT_NOTICE_HEADING);
+    const notice = at < 0 ? '' : system.slice(at);
+    if (notice === this.#noticeShown) return {};
+    this.#noticeShown = notice;
+    return notice === '' ? {} : { policy_notice: notice };
+  }
+
+  /** The hierarchy metadata every observation carries in hierarchy mode (nothing otherwise). */
+  #hierarchyMeta(roles?: Record<string, number>): Record<string, unknown> {
+    const h = this.#options.hierarchy;
+    const planned = this.#planned;
+    if (!h || !planned) return {};
+    const task = variantTask(planned.task, planned.variant);
+    return {
+      hierarchy: {
+        role: h.role,
+        supervisor: h.supervisor,
+        stage: h.stage.stage,
+        priority: taskPriorityOf(this.#options.domain, task),
+        ...(roles ? { roles } : {}),
+      },
+    };
+  }
+
+  /** L1's reward at the stage's guard severity and density, with every role's value beside it. */
+  #hierarchyScore(
+    result: EpisodeResult,
+    planned: Planned,
+  ): { value: number; components: Record<string, unknown>; roles: Record<string, number> } {
+    const h = this.#options.hierarchy as NonNullable<EnvSessionOptions['hierarchy']>;
+    const task = variantTask(planned.task, planned.variant);
+    const episode = hierarchyEpisodeOf(result, this.#options.domain, task, this.#supervisor ?? createSupervisor(h.supervisor, task));
+    const config = { ...HIERARCHY_REWARD_DEFAULTS, guard: { ...HIERARCHY_REWARD_DEFAULTS.guard, severity: h.stage.guard_severity } };
+    const l1 = l1Reward(episode, config);
+    const all = hierarchyRewards(episode, config);
+    const value = atDensity(h.stage, l1.value, result.evaluation.success === true);
+    return {
+      value,
+      components: { ...l1.components, density: h.stage.density, guard_severity: h.stage.guard_severity, undensified: l1.value },
+      roles: { l1: all.l1.value, l2: all.l2.value, l3: all.l3.value, team: all.team.value },
     };
   }
 }

@@ -11,6 +11,19 @@ import type { Style } from '../user.js';
 import type { VariantSplit } from '../variant.js';
 import { generateVariants, HANDOFF_VARIANT_SEED } from '../variants/index.js';
 import type { EnvAction, EnvSessionOptions } from './session.js';
+import { CURRICULUM, servesPriority, type Stage } from '../../rewards/hierarchy/index.js';
+import type { SupervisorName } from '../hierarchy/supervisors.js';
+import { taskPriority } from '../hierarchy/task-priority.js';
+import { variantTask } from '../run-episode.js';
+import { BILLING_TASKS_FILE, billingDriftTasks, parseBillingTasks } from '../../domains/billing/index.js';
+import type { ScheduledDrift } from '../../domains/drift.js';
+import type { Planned } from '../eval/run-eval.js';
+import { readFileSync } from 'node:fs';
+
+/** Billing's drift pairs for a loaded billing domain. */
+function billingDriftPairs(domain: Domain) {
+  return billingDriftTasks(parseBillingTasks(readFileSync(BILLING_TASKS_FILE, 'utf8')), domain.tasks);
+}
 
 export interface EnvSetup {
   tasks: 'main' | 'handoff';
@@ -19,6 +32,8 @@ export interface EnvSetup {
   rewardOptions?: RewardOptions;
   checks: 'production' | 'off';
   styles?: readonly Style[];
+  /** Hierarchy mode: the trainer plays L1 under a scripted supervisor; the stage filters tasks by priority. */
+  hierarchy?: { role: 'l1'; supervisor: SupervisorName; stage: Stage };
   /** An LLM customer on this endpoint (with tau2-bench's user guidelines); the scripted one without. */
   userModel?: { endpoint: ModelEndpoint; guidelines: string; concurrency: number };
 }
@@ -32,13 +47,32 @@ export function envSessionOptions(domain: Domain, setup: EnvSetup): EnvSessionOp
     trials: 1,
     seed: 1,
   });
+  const stage = setup.hierarchy ? CURRICULUM[setup.hierarchy.stage] : null;
+  // A stage with drift adds, after each main task a drift event changes, the same task with the
+  // event scheduled (billing's pairs; the only domain that declares drift events so far).
+  const drifts = new Map<string, { drift: ScheduledDrift; before: Planned }>();
+  const withDrift: Planned[] = [];
+  const pairs = stage?.drift && domain.name === 'billing' && setup.tasks === 'main' ? billingDriftPairs(domain) : [];
+  for (const p of plan) {
+    withDrift.push(p);
+    for (const pair of pairs.filter((d) => d.before.id === p.task.id && p.variant === null)) {
+      const key = `${p.key}@${pair.event.id}`;
+      withDrift.push({ ...p, key, task: pair.after });
+      drifts.set(key, { drift: { event: pair.event, turn: pair.turn }, before: p });
+    }
+  }
+  const served = stage ? withDrift.filter((p) => servesPriority(stage, taskPriority(domain, variantTask(p.task, p.variant)))) : plan;
   const llm = setup.userModel;
-  const userFor = llm
+  const users = llm
     ? createUserFactory({ user: 'llm', userModel: llm.endpoint, concurrency: llm.concurrency }, domain, variants, llm.guidelines)
     : createUserFactory({ user: 'scripted', concurrency: 1 }, domain, variants, '');
+  // The customer of a drift task is the committed task's: the drift changes the policy, not the request.
+  const userFor = (planned: Planned) => users(drifts.get(planned.key)?.before ?? planned);
   return {
     domain,
-    plan,
+    plan: served,
+    ...(setup.hierarchy && stage ? { hierarchy: { role: setup.hierarchy.role, supervisor: setup.hierarchy.supervisor, stage } } : {}),
+    ...(drifts.size > 0 ? { drifts: new Map([...drifts].map(([key, d]) => [key, d.drift])) } : {}),
     reward: rewardByName(setup.reward, setup.rewardOptions),
     userFor,
     user: llm ? 'llm' : 'scripted',
