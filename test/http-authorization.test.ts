@@ -167,6 +167,14 @@ const ROUTES: RouteCase[] = [
     expected: { none: 401, otherCustomer: 403, agent: 404, supervisor: 404, admin: 404 },
   },
   { name: "the lab's runs", method: 'GET', path: () => '/v1/lab/runs', expected: supervisorUp },
+  { name: 'actions waiting for approval', method: 'GET', path: () => '/v1/approvals', expected: supervisorUp },
+  {
+    name: 'decide an approval (none waits)',
+    method: 'POST',
+    path: (id) => `/v1/conversations/${id}/approval`,
+    body: () => ({ approved: true }),
+    expected: { none: 401, otherCustomer: 403, agent: 403, supervisor: 409, admin: 409 },
+  },
   {
     name: 'a lab report (none: the server has no runs folder)',
     method: 'GET',

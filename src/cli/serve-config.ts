@@ -32,6 +32,8 @@ export const ServeConfigSchema = z
     secureCookies: z.boolean().default(false),
     /** The router: queues' skills, hours, timeouts and what they offer without capacity; staff capacity (docs/router.md). */
     routing: RoutingSettingsSchema.prefault({}),
+    /** High-risk actions a supervisor approves before they run: the agent's turn waits; nothing reaches the customer until then. */
+    approvals: z.strictObject({ tools: z.array(z.string().min(1).max(100)).max(50).default([]) }).prefault({}),
     /** Channels besides the HTTP API: WhatsApp, signed webhooks (docs/channels.md); secrets come from the environment. */
     channels: ChannelsConfigSchema.optional(),
     /** The web chat (docs/chat.md): the origins whose pages may embed it with `<script src="…/chat/widget.js">`. */

@@ -118,7 +118,16 @@ export async function composeServeRuntime(options: ServeRuntimeOptions): Promise
   const llm = options.llm ?? null;
   // One database for the process: the domain's tools act on it for every conversation.
   const episode = domain.newEpisode();
-  const tools = domainHarnessTools(domain, episode, { confirmWrites: true });
+  const domainTools = domainHarnessTools(domain, episode, { confirmWrites: true });
+  const unknownApprovals = config.approvals.tools.filter((name) => !domainTools.some((t) => t.name === name));
+  if (unknownApprovals.length > 0)
+    throw new Error(
+      `approvals.tools names ${unknownApprovals.join(', ')}, which the ${config.domain} domain does not have (its tools: ${domainTools.map((t) => t.name).join(', ')})`,
+    );
+  // Tools a supervisor approves before they run (the turn waits; the approval route resumes it).
+  const tools = domainTools.map((t) =>
+    config.approvals.tools.includes(t.name) ? { ...t, approval: () => `a supervisor approves ${t.name} before it runs` } : t,
+  );
   const agents = new Map<AgentId, AgentConfig>();
   for (const a of listed) {
     const base = domainAgentConfig(domain, tools, { id: a.id, agents: a.handoffTo });

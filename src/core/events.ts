@@ -125,7 +125,13 @@ export const EVENT_DATA = {
     why: z.string(),
   }),
   /** A person decided on the waiting call. */
-  'approval.decided': z.object({ callId: z.string(), approved: z.boolean(), by: StaffIdSchema.nullable() }),
+  'approval.decided': z.object({
+    callId: z.string(),
+    approved: z.boolean(),
+    by: StaffIdSchema.nullable(),
+    /** What the person told the agent with a rejection (redacted); the agent reads it as the call's result. */
+    feedback: z.string().max(2000).optional(),
+  }),
   /** The context packet for whoever takes over, built from the tool log and redacted. */
   'packet.built': z.object({ packet: z.record(z.string(), z.unknown()) }),
   /**

@@ -59,7 +59,7 @@ export interface TurnInput {
   /** Where the decider's view starts: the first item since the agent last took the conversation over. */
   deciderFrom?: number;
   /** Resumes a turn that ended in `needs_approval`, with the human's decision on that call. */
-  resume?: { call: ToolCall; approved: boolean };
+  resume?: { call: ToolCall; approved: boolean; feedback?: string };
 }
 
 export interface HarnessDeps {
@@ -175,7 +175,7 @@ export async function runTurn(agent: AgentConfig, input: TurnInput, deps: Harnes
     return verdict.handoff && verdict.reason === 'value_threshold' ? fromDecider(verdict) : null;
   };
 
-  const execute = async (call: ToolCall, approved?: boolean): Promise<TurnResult | null> => {
+  const execute = async (call: ToolCall, approved?: boolean, feedback?: string): Promise<TurnResult | null> => {
     const stop = await beforeWrite(call);
     if (stop) return stop;
     const outcome = await executeToolCall(call, {
@@ -188,6 +188,7 @@ export async function runTurn(agent: AgentConfig, input: TurnInput, deps: Harnes
       // A tool call may not outlast the turn's (or the conversation's) remaining time.
       limits: { ...sandbox, timeoutMs: Math.max(1, Math.min(sandbox.timeoutMs, timeLeft())) },
       ...(approved === undefined ? {} : { approved }),
+      ...(feedback === undefined ? {} : { feedback }),
     });
     steps.push({ type: 'tool', call, outcome });
     if (outcome.status === 'needs_approval') return { ...common(), type: 'needs_approval', call, args: outcome.args, why: outcome.why };
@@ -204,7 +205,7 @@ export async function runTurn(agent: AgentConfig, input: TurnInput, deps: Harnes
   };
 
   if (input.resume) {
-    const ended = await execute(input.resume.call, input.resume.approved);
+    const ended = await execute(input.resume.call, input.resume.approved, input.resume.feedback);
     if (ended) return ended;
   } else {
     // Input guardrails: before any model call. A hard trigger never reaches the model.

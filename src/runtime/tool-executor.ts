@@ -43,6 +43,8 @@ export interface ExecuteOptions {
   limits: SandboxLimits;
   /** A human's decision on this very call, when the turn resumes after `needs_approval`. */
   approved?: boolean;
+  /** What the person said with a rejection: the agent reads it with the refusal. */
+  feedback?: string;
 }
 
 const asText = (value: unknown): string => (typeof value === 'string' ? value : (JSON.stringify(value) ?? 'null'));
@@ -113,7 +115,8 @@ export async function executeToolCall(call: ToolCall, options: ExecuteOptions): 
     return { status: 'needs_approval', why: approval, output: `Waiting for a human to approve ${tool.name}: ${approval}`, args };
   }
   if (approval !== null && options.approved === false) {
-    return { status: 'refused', why: 'declined', output: `Not executed: a human declined ${tool.name} (${approval}).`, args };
+    const said = options.feedback ? ` Their feedback: ${options.feedback}` : '';
+    return { status: 'refused', why: 'declined', output: `Not executed: a human declined ${tool.name} (${approval}).${said}`, args };
   }
   return run(tool, call, args, options);
 }

@@ -16,6 +16,7 @@ import { routeDocs } from './route-docs.js';
 import { registerStaffRoutes, type StaffedQueue } from './staff-routes.js';
 import { registerOfferRoutes } from './offer-routes.js';
 import { registerLabRunsRoutes } from './lab-runs-routes.js';
+import { registerApprovalRoutes } from './approval-routes.js';
 import type { RuntimeRouter } from '../runtime/router/runtime-router.js';
 import { registerStaffStream } from './staff-stream.js';
 import { registerChatStatic, type ChatStaticOptions } from './chat-static.js';
@@ -212,6 +213,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     ...(options.router ? { router: options.router } : {}),
   });
   registerLabRunsRoutes(app, { runsDir: options.runsDir ?? null, auth });
+  registerApprovalRoutes(app, { service: options.service, auth });
   registerMetricsRoutes(app, { store: options.service.gateway.store, auth, metricsToken: options.metricsToken ?? null });
   if (options.router) registerOfferRoutes(app, { router: options.router, auth, store: options.service.gateway.store });
 

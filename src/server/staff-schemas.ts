@@ -36,3 +36,8 @@ export const OfferParamsSchema = strict({
   id: z.string().regex(/^res_[A-Za-z0-9]{16,64}$/, { message: 'an offer id has the form res_…' }),
 });
 export const AssistBodySchema = strict({ version, on: z.boolean() });
+export const ApprovalBodySchema = strict({
+  approved: z.boolean(),
+  /** With a rejection: what the agent should do instead (it reads this as the call's result). */
+  feedback: storableText(z.string().max(2000)).optional(),
+});

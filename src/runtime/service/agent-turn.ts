@@ -94,7 +94,7 @@ export function hasUnansweredMessage(events: readonly StoredEvent[]): boolean {
 export async function agentTurn(
   deps: TurnDeps,
   conversationId: ConversationId,
-  options: { note?: string; resume?: { call: ToolCall; approved: boolean }; force?: boolean } = {},
+  options: { note?: string; resume?: { call: ToolCall; approved: boolean; feedback?: string }; force?: boolean } = {},
 ): Promise<TurnOutcome> {
   const { gateway } = deps;
   const conversation = await gateway.store.getConversation(conversationId);

@@ -206,16 +206,20 @@ export function createConversationService(options: ConversationServiceOptions) {
      * Resumes the turn that waits for a person's approval, with their decision. Only the call the
      * log says is waiting can be resumed, and only once.
      */
-    async resume(conversationId: ConversationId, decision: { approved: boolean; by?: StaffId }): Promise<TurnOutcome> {
+    async resume(conversationId: ConversationId, decision: { approved: boolean; by?: StaffId; feedback?: string }): Promise<TurnOutcome> {
       const read = await gateway.read(conversationId);
       if (!read) return { type: 'not_found' };
       const pending = pendingApproval(read.events);
       if (!pending) return { type: 'no_pending_approval' };
       if (read.conversation.state !== 'AGENT_ACTIVE') return { type: 'not_agent', state: read.conversation.state };
+      const feedback = decision.feedback ? redact.text(decision.feedback, conversationId) : undefined;
       await gateway.record(conversationId, [
-        { type: 'approval.decided', data: { callId: pending.id, approved: decision.approved, by: decision.by ?? null } },
+        {
+          type: 'approval.decided',
+          data: { callId: pending.id, approved: decision.approved, by: decision.by ?? null, ...(feedback ? { feedback } : {}) },
+        },
       ]);
-      return turnOf(conversationId, { resume: { call: pending, approved: decision.approved } });
+      return turnOf(conversationId, { resume: { call: pending, approved: decision.approved, ...(feedback ? { feedback } : {}) } });
     },
 
     /** What the customer may see after a cursor, waiting up to `waitMs` for something new. */
