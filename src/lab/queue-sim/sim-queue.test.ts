@@ -10,7 +10,17 @@ const cache = new Map<number, Result[]>();
 const results = (load: number): Result[] => {
   let rs = cache.get(load);
   if (rs === undefined) {
-    rs = SEEDS.map((seed) => simQueue({ seed, load, conversations: 10_000, stationaryConversations: 200_000, servers: 4 }));
+    rs = SEEDS.map((seed) =>
+      simQueue({
+        seed,
+        load,
+        conversations: 10_000,
+        stationaryConversations: 200_000,
+        stationaryPrecision: 0.07,
+        stationaryMaxConversations: 1_000_000,
+        servers: 4,
+      }),
+    );
     cache.set(load, rs);
   }
   return rs;
@@ -73,7 +83,16 @@ describe('baton sim queue: acceptance', () => {
   }
 
   it('gives the same JSON for the same seed', () => {
-    const small = () => simQueue({ seed: 7, load: 0.8, conversations: 1_000, stationaryConversations: 5_000, servers: 4 });
+    const small = () =>
+      simQueue({
+        seed: 7,
+        load: 0.8,
+        conversations: 1_000,
+        stationaryConversations: 5_000,
+        stationaryPrecision: 0.07,
+        stationaryMaxConversations: 5_000,
+        servers: 4,
+      });
     expect(JSON.stringify(small())).toBe(JSON.stringify(small()));
   });
 });
