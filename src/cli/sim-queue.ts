@@ -17,7 +17,7 @@ export const SimQueueCommandSchema = z
     conversations: z.coerce.number().int().positive({ message: '--conversations takes a positive whole number' }),
     stationaryConversations: z.coerce.number().int().positive({ message: '--stationary-conversations takes a positive whole number' }),
     stationaryPrecision: z.coerce
-      .number()
+      .number({ message: '--stationary-precision takes a number, a share of the mean wait' })
       .gt(0, { message: '--stationary-precision must be above 0' })
       .max(1, { message: '--stationary-precision is a share of the mean wait, at most 1' }),
     stationaryMaxConversations: z.coerce
