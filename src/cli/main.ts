@@ -493,7 +493,14 @@ program
   .option('--seed <n>', 'random seed', nonNegative, 1)
   .option('--load <l>', 'offered load while staffed, in (0, 1)', '0.8')
   .option('--conversations <n>', 'conversations in the mixed segment (shifts, DST, holiday, bursts, declines)', positive, 10_000)
-  .option('--stationary-conversations <n>', 'conversations in the stationary M/M/c segment checked against Erlang C', positive, 200_000)
+  .option(
+    '--stationary-conversations <n>',
+    'conversations in the stationary M/M/c segment checked against Erlang C (at least)',
+    positive,
+    200_000,
+  )
+  .option('--stationary-precision <share>', 'run the stationary segment on until its mean wait is known within ± this share (95%)', '0.07')
+  .option('--stationary-max-conversations <n>', 'at most this many stationary conversations', positive, 1_000_000)
   .option('--servers <n>', 'servers in the stationary segment', positive, 4)
   .action(
     async (opts: {
@@ -502,10 +509,12 @@ program
       load: string;
       conversations: number;
       stationaryConversations: number;
+      stationaryPrecision: string;
+      stationaryMaxConversations: number;
       servers: number;
     }) => {
       const { runSimQueue } = await import('./sim-queue.js');
-      runSimQueue({ ...opts, load: Number(opts.load) });
+      runSimQueue({ ...opts, load: Number(opts.load), stationaryPrecision: Number(opts.stationaryPrecision) });
     },
   );
 

@@ -16,6 +16,14 @@ export const SimQueueCommandSchema = z
       .lt(1, { message: '--load must be below 1 (Erlang C needs a stable queue)' }),
     conversations: z.coerce.number().int().positive({ message: '--conversations takes a positive whole number' }),
     stationaryConversations: z.coerce.number().int().positive({ message: '--stationary-conversations takes a positive whole number' }),
+    stationaryPrecision: z.coerce
+      .number({ message: '--stationary-precision takes a number, a share of the mean wait' })
+      .gt(0, { message: '--stationary-precision must be above 0' })
+      .max(1, { message: '--stationary-precision is a share of the mean wait, at most 1' }),
+    stationaryMaxConversations: z.coerce
+      .number()
+      .int()
+      .positive({ message: '--stationary-max-conversations takes a positive whole number' }),
     servers: z.coerce.number().int().min(1, { message: '--servers takes a whole number ≥ 1' }).max(1000),
   })
   .strict();

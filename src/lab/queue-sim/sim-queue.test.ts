@@ -10,7 +10,17 @@ const cache = new Map<number, Result[]>();
 const results = (load: number): Result[] => {
   let rs = cache.get(load);
   if (rs === undefined) {
-    rs = SEEDS.map((seed) => simQueue({ seed, load, conversations: 10_000, stationaryConversations: 200_000, servers: 4 }));
+    rs = SEEDS.map((seed) =>
+      simQueue({
+        seed,
+        load,
+        conversations: 10_000,
+        stationaryConversations: 200_000,
+        stationaryPrecision: 0.07,
+        stationaryMaxConversations: 1_000_000,
+        servers: 4,
+      }),
+    );
     cache.set(load, rs);
   }
   return rs;
@@ -19,18 +29,13 @@ const at = (r: Result) => `seed ${r.seed}, load ${r.load}`;
 
 /**
  * Known miss (docs/router.md, "What is not met"): at loads 0.6 and 0.8 the median absolute error
- * of the wait estimate is 31–41 s against a goal of max(30 s, 25 % of the median actual wait),
- * because the phone queue's waits (10-minute calls, one per person) are inherently spread out.
- * Those loads are not asserted here: the bound is open work, stated in docs/router.md, not a
- * passing test.
+ * of the wait estimate is about 25–40 s against a goal of max(30 s, 25 % of the median actual
+ * wait). It is within a few seconds of the model's own floor (`model_floor_s`: what an estimate
+ * exactly right about the Gamma model of the wait would reach on the same conversations), and that
+ * floor is itself at or above the goal at 0.8: the phone queue's waits (10-minute calls, one per
+ * person) are spread that widely. Not asserted at those loads: open work, not a passing test.
  */
 const KNOWN_ESTIMATE_MISS = new Set([0.6, 0.8]);
-/**
- * Known miss: at load 0.95 the stationary segment's mean wait is unbiased (the mean over ten
- * seeds is within 1% of Erlang C) but one run of 200 000 conversations varies by ~12% (seed 3:
- * 17%), because the queue's relaxation time grows as 1/(1 − √ρ)². Not asserted there, likewise.
- */
-const KNOWN_ERLANG_MISS = new Set([0.95]);
 
 describe('baton sim queue: acceptance', () => {
   for (const load of [0.6, 0.8, 0.95]) {
@@ -58,10 +63,15 @@ describe('baton sim queue: acceptance', () => {
         }
       });
 
-      const erlang = () => {
-        for (const r of results(load)) expect(r.erlang_c.relative_error, at(r)).toBeLessThanOrEqual(0.1);
-      };
-      if (!KNOWN_ERLANG_MISS.has(load)) it('simulates the stationary segment within 10% of Erlang C', erlang);
+      it('simulates the stationary segment within 10% of Erlang C at the rates it realised, which match the nominal ones', () => {
+        for (const r of results(load)) {
+          expect(r.erlang_c.relative_error, at(r)).toBeLessThanOrEqual(0.1);
+          // The realised rates are the generators' draws: more than 4 standard errors off would be a biased generator.
+          expect(Math.abs(r.erlang_c.realised.arrival_rate_z), at(r)).toBeLessThan(4);
+          expect(Math.abs(r.erlang_c.realised.service_mean_z), at(r)).toBeLessThan(4);
+          expect(r.erlang_c.batches, at(r)).toBe(20);
+        }
+      });
 
       const estimateGoal = () => {
         for (const r of results(load)) {
@@ -72,8 +82,33 @@ describe('baton sim queue: acceptance', () => {
     });
   }
 
+  it('runs the stationary segment on until its mean wait is known to the stated precision, within the cap', () => {
+    const run = (precision: number) =>
+      simQueue({
+        seed: 5,
+        load: 0.9,
+        conversations: 100,
+        stationaryConversations: 4_000,
+        stationaryPrecision: precision,
+        stationaryMaxConversations: 9_000,
+        servers: 4,
+      });
+    // Precision 1 (± 100 %) is met at once: the 4 000 asked for. An impossible one runs to the cap.
+    expect(run(1).segments.stationary.conversations).toBe(4_000);
+    expect(run(1e-9).segments.stationary.conversations).toBe(9_000);
+  });
+
   it('gives the same JSON for the same seed', () => {
-    const small = () => simQueue({ seed: 7, load: 0.8, conversations: 1_000, stationaryConversations: 5_000, servers: 4 });
+    const small = () =>
+      simQueue({
+        seed: 7,
+        load: 0.8,
+        conversations: 1_000,
+        stationaryConversations: 5_000,
+        stationaryPrecision: 0.07,
+        stationaryMaxConversations: 5_000,
+        servers: 4,
+      });
     expect(JSON.stringify(small())).toBe(JSON.stringify(small()));
   });
 });

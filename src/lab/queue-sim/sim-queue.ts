@@ -1,4 +1,5 @@
-import { erlangC } from '../../core/router/index.js';
+import { batchMeansInterval, erlangCheck } from './erlang-check.js';
+import { errorFigures, estimatedWaits, modelFloorS } from './estimate-figures.js';
 import { mixedScenario, stationaryScenario } from './sim-scenario.js';
 import { simulateSegment, type SegmentOutcome, type SimConversation } from './simulate-segment.js';
 
@@ -11,6 +12,13 @@ export interface SimQueueOptions {
   conversations: number;
   /** Conversations in the stationary M/M/c segment that Erlang C checks. */
   stationaryConversations: number;
+  /**
+   * The stationary segment runs on past `stationaryConversations`, 100 000 at a time up to
+   * `stationaryMaxConversations`, until the 95 % confidence interval of its mean wait is within
+   * ± this share of the mean (batch means): near ρ = 1 the queue needs far more conversations.
+   */
+  stationaryPrecision: number;
+  stationaryMaxConversations: number;
   /** Servers (people of capacity 1) in the stationary segment. */
   servers: number;
 }
@@ -19,6 +27,8 @@ export interface SimQueueOptions {
 export const SIM_QUEUE_DEFAULTS: Omit<SimQueueOptions, 'seed' | 'load'> = {
   conversations: 10_000,
   stationaryConversations: 200_000,
+  stationaryPrecision: 0.07,
+  stationaryMaxConversations: 1_000_000,
   servers: 4,
 };
 
@@ -41,6 +51,14 @@ export function simQueue(options: SimQueueOptions) {
     seed: options.seed,
     load: options.load,
     conversations: options.stationaryConversations,
+    extend: {
+      every: 100_000,
+      max: Math.max(options.stationaryConversations, options.stationaryMaxConversations),
+      precise: (conversations) => {
+        const { meanMs, halfMs } = batchMeansInterval(conversations);
+        return halfMs <= options.stationaryPrecision * meanMs;
+      },
+    },
   });
 
   const joins = mixed.conversations.filter((c) => c.promise.type === 'join');
@@ -57,13 +75,16 @@ export function simQueue(options: SimQueueOptions) {
   // A conversation moved to a callback waited past its promise, so past its bound: a miss.
   const covered = served.filter((c) => (c.joinedAtMs as number) - c.arrivalMs <= c.promise.estimate.boundMs).length;
   const medianError = median(errors);
+  const waits = estimatedWaits(mixed.conversations);
   const medianActual = median(actual);
 
-  const measured = stationary.conversations.filter((c) => c.measured && c.joinedAtMs !== null);
-  const simulatedMean = measured.reduce((s, c) => s + ((c.joinedAtMs as number) - c.arrivalMs), 0) / Math.max(1, measured.length) / 1000;
   const { meanServiceMs, servers } = stationary.nominal;
-  const predicted =
-    erlangC({ arrivalRate: (options.load * servers) / meanServiceMs, serviceRate: 1 / meanServiceMs, servers }).meanWait / 1000;
+  const erlang = erlangCheck({
+    conversations: stationary.conversations,
+    servers,
+    nominalArrivalPerMs: (options.load * servers) / meanServiceMs,
+    nominalServiceMs: meanServiceMs,
+  });
 
   const sum = (k: keyof SegmentOutcome['counts']) => mixed.counts[k] + stationary.counts[k];
   return {
@@ -80,12 +101,20 @@ export function simQueue(options: SimQueueOptions) {
       stated_bound_coverage: round(covered / Math.max(1, estimated.length)),
       p90_abs_error_s: round(quantile(errors, 0.9), 2),
       estimates: estimated.length,
+      // What an estimate exactly right about its Gamma model would reach on the same conversations.
+      model_floor_s: round(modelFloorS(waits), 2),
+      by_channel: {
+        chat: errorFigures(
+          waits.filter((w) => w.channel === 'chat'),
+          estimated.filter((c) => c.channel === 'chat').length,
+        ),
+        callback: errorFigures(
+          waits.filter((w) => w.channel === 'callback'),
+          estimated.filter((c) => c.channel === 'callback').length,
+        ),
+      },
     },
-    erlang_c: {
-      predicted_mean_wait_s: round(predicted, 2),
-      simulated_mean_wait_s: round(simulatedMean, 2),
-      relative_error: round(Math.abs(simulatedMean - predicted) / predicted),
-    },
+    erlang_c: erlang,
     sources: {
       capacity_violations: 'mixed + stationary',
       idle_slot_while_waiting: 'mixed + stationary',
@@ -96,7 +125,12 @@ export function simQueue(options: SimQueueOptions) {
     },
     segments: {
       mixed: describeSegment(mixed),
-      stationary: { ...describeSegment(stationary), servers, mean_service_s: meanServiceMs / 1000, measured: measured.length },
+      stationary: {
+        ...describeSegment(stationary),
+        servers,
+        mean_service_s: meanServiceMs / 1000,
+        measured: stationary.conversations.filter((c) => c.measured).length,
+      },
     },
   };
 }

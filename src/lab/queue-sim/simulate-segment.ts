@@ -28,6 +28,8 @@ export interface SimConversation {
   joinedAtMs: number | null;
   /** Moved to a callback by the queue target's timeout. */
   movedToCallback: boolean;
+  /** The service time drawn for it once a person accepted it (ms), for the rates the run realised. */
+  serviceMs: number | null;
 }
 
 /** A segment's raw outcome: every conversation and the ledger's independent counts. */
@@ -39,6 +41,20 @@ export interface SegmentOutcome {
   endMs: number;
   /** The nominal mean holding per capacity unit and the total units (for Erlang C on the stationary segment). */
   nominal: { meanServiceMs: number; servers: number };
+}
+
+/** Options of {@link simulateSegment}. */
+export interface SegmentOptions {
+  seed: number;
+  load: number;
+  /** Conversations to simulate (the warm-up share is of this number). */
+  conversations: number;
+  /**
+   * Keep going past `conversations`, `every` at a time up to `max`, while `precise` says the
+   * conversations so far do not yet measure what they are for precisely enough (a sequential
+   * relative-precision rule; `precise` is asked only at those checkpoints).
+   */
+  extend?: { every: number; max: number; precise: (conversations: readonly SimConversation[]) => boolean };
 }
 
 type SimEvent =
@@ -59,7 +75,7 @@ const RESERVATION_PROMISE_MS = 60_000;
  * calendars, declines and unanswered offers; the pure router decides, and an independent ledger
  * checks capacity, idle slots and promises. Deterministic for a seed.
  */
-export function simulateSegment(scenario: SimScenario, options: { seed: number; load: number; conversations: number }): SegmentOutcome {
+export function simulateSegment(scenario: SimScenario, options: SegmentOptions): SegmentOutcome {
   const rng = seededRandom((options.seed * 2654435761 + (scenario.name === 'mixed' ? 1 : 2)) >>> 0);
   const exp = (mean: number) => -Math.log(1 - rng.next()) * mean;
   const uniform = ([lo, hi]: [number, number]) => lo + (hi - lo) * rng.next();
@@ -138,12 +154,21 @@ export function simulateSegment(scenario: SimScenario, options: { seed: number; 
     return { chat: off * scenario.chatShare, callback: off * (1 - scenario.chatShare) };
   };
 
+  const conversations: SimConversation[] = [];
   let arrivals = 0;
+  let limit = options.conversations;
+  const more = () => {
+    if (arrivals < limit) return true;
+    const x = options.extend;
+    if (x === undefined || limit >= x.max || x.precise(conversations)) return false;
+    limit = Math.min(x.max, limit + x.every);
+    return true;
+  };
   let gen = 0;
   let outstanding = 0;
   const scheduleArrival = (now: number) => {
     gen += 1;
-    if (arrivals >= options.conversations) return;
+    if (!more()) return;
     const r = rates();
     const rate = r.chat + r.callback;
     if (rate > 0) heap.push(now + exp(1 / rate), { kind: 'arrival', gen });
@@ -151,7 +176,6 @@ export function simulateSegment(scenario: SimScenario, options: { seed: number; 
   scheduleArrival(scenario.startMs);
   if (scenario.bursts !== null) heap.push(scenario.startMs + exp(scenario.bursts.everyHours * 3_600_000), { kind: 'burst', on: true });
 
-  const conversations: SimConversation[] = [];
   const byRequest = new Map<string, SimConversation>();
   const reservedAt = new Map<string, { at: number; units: number }>();
   const channels = new Map<string, Channel>();
@@ -179,7 +203,9 @@ export function simulateSegment(scenario: SimScenario, options: { seed: number; 
             estimatorOf(c.channel).recordWait(c.channel, c.promise.estimate, now - c.arrivalMs);
         }
         const channel = channels.get(e.requestId) ?? 'chat';
-        heap.push(now + exp(scenario.meanServiceMs[channel]), { kind: 'end', requestId: e.requestId });
+        const serviceMs = exp(scenario.meanServiceMs[channel]);
+        if (c !== undefined) c.serviceMs = serviceMs;
+        heap.push(now + serviceMs, { kind: 'end', requestId: e.requestId });
       } else if (e.type === 'request.left') {
         const c = byRequest.get(e.requestId);
         if (c !== undefined) {
@@ -271,6 +297,7 @@ export function simulateSegment(scenario: SimScenario, options: { seed: number; 
             : Math.max(promise.estimate.promiseMs, RESERVATION_PROMISE_MS),
       joinedAtMs: null,
       movedToCallback: false,
+      serviceMs: null,
     };
     conversations.push(c);
     byRequest.set(id, c);
@@ -278,7 +305,7 @@ export function simulateSegment(scenario: SimScenario, options: { seed: number; 
 
   let now = scenario.startMs;
   for (;;) {
-    if (arrivals >= options.conversations && outstanding === 0) break;
+    if (arrivals >= limit && outstanding === 0) break;
     const item = heap.pop();
     if (item === undefined) break;
     now = item.at;
@@ -313,7 +340,7 @@ export function simulateSegment(scenario: SimScenario, options: { seed: number; 
         break;
       case 'burst':
         burst = e.on;
-        if (scenario.bursts !== null && arrivals < options.conversations) {
+        if (scenario.bursts !== null && arrivals < limit) {
           const b = scenario.bursts;
           heap.push(now + (e.on ? b.minutes * 60_000 : exp(b.everyHours * 3_600_000)), { kind: 'burst', on: !e.on });
         }

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { mixedScenario } from './sim-scenario.js';
+import { simulateStore } from './simulate-store.js';
+
+// The production router's tables (RoutingStore on an in-memory SQLite) under the mixed scenario on
+// a virtual clock: 10 000 conversations span Dublin's DST change and the bank holiday.
+describe('the queue simulator over the router’s durable tables', { timeout: 120_000 }, () => {
+  for (const load of [0.8, 0.95]) {
+    it(`keeps capacity, fills every slot and resolves every offer exactly once (load ${load})`, async () => {
+      const r = await simulateStore(mixedScenario(), { seed: 11, load, conversations: 10_000 });
+      expect(r.conversations).toBe(10_000);
+      expect(r.startMs).toBeLessThan(Date.parse('2026-10-25T01:00:00Z'));
+      expect(r.endMs).toBeGreaterThan(Date.parse('2026-10-27T00:00:00Z'));
+      // Every conversation left the router once: served, or moved to a callback by its queue's timeout.
+      expect(r.served + r.movedToCallback).toBe(10_000);
+      // Declines and unanswered offers happened, so re-routing was exercised.
+      expect(r.counts.reservations).toBeGreaterThan(10_000);
+      expect(r.counts).toMatchObject({
+        capacityViolations: 0,
+        idleSlotWhileWaiting: 0,
+        reofferedAfterDecline: 0,
+        offersToOffShift: 0,
+        unresolvedReservations: 0,
+        reservationsResolvedTwice: 0,
+      });
+    });
+  }
+});
