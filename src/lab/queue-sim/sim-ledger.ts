@@ -32,6 +32,15 @@ export class SimLedger {
     for (const s of staff) this.held.set(s.staff.id, new Map());
   }
 
+  /**
+   * A waiting request changed channel (a wait past its queue's timeout became a callback, which
+   * weighs what a callback weighs): who declined it stays excluded.
+   */
+  rechanneled(requestId: string, channel: Channel): void {
+    const r = this.requests.get(requestId);
+    if (r !== undefined) r.channel = channel;
+  }
+
   /** A request was submitted to the router with these needs. */
   submitted(requestId: string, skills: readonly string[], channel: Channel): void {
     this.requests.set(requestId, { skills, channel, state: 'waiting', declinedBy: new Set() });

@@ -11,8 +11,9 @@ describe('the queue simulator over the router’s durable tables', { timeout: 12
       expect(r.conversations).toBe(10_000);
       expect(r.startMs).toBeLessThan(Date.parse('2026-10-25T01:00:00Z'));
       expect(r.endMs).toBeGreaterThan(Date.parse('2026-10-27T00:00:00Z'));
-      // Every conversation left the router once: served, or moved to a callback by its queue's timeout.
-      expect(r.served + r.movedToCallback).toBe(10_000);
+      // Every conversation was served once, those whose wait outlasted their queue's timeout as callbacks.
+      expect(r.served).toBe(10_000);
+      expect(r.movedToCallback).toBeLessThan(r.served);
       // Declines and unanswered offers happened, so re-routing was exercised.
       expect(r.counts.reservations).toBeGreaterThan(10_000);
       expect(r.counts).toMatchObject({

@@ -13,6 +13,7 @@ import type { SimScenario } from './sim-scenario.js';
 export interface StoreSimOutcome {
   conversations: number;
   served: number;
+  /** Waits that outlasted their queue's timeout and became callbacks (served later, counted in `served`). */
   movedToCallback: number;
   counts: SimLedger['counts'] & {
     /** Offers never resolved (accepted, declined, timed out or withdrawn) by the end of the run. */
@@ -90,10 +91,14 @@ export async function simulateStore(
             conversationId: f.conversationId,
           });
         }
+      } else if (f.kind === 'moved' && f.to === 'callback') {
+        // Out of queues to try: it stays, as a callback (weight 2), until someone with room takes it.
+        movedToCallback += 1;
+        channelOf.set(f.request, 'callback');
+        ledger.rechanneled(f.request, 'callback');
       } else if (f.kind === 'left') {
-        // Every request leaves the router exactly once: done, to a callback, or withdrawn.
+        // Every request leaves the router exactly once: done, or withdrawn.
         outstanding -= 1;
-        if (f.to === 'callback') movedToCallback += 1;
       }
     }
   };
