@@ -29,6 +29,9 @@ export interface QueueRunInput {
   pollIntervalMs?: number;
 }
 
+/** Shortest time between two reads of the records (ms): the progress bar's latency at most. */
+const TAKE_EVERY_MS = 200;
+
 interface RecordRow {
   key: string;
   record: string;
@@ -86,6 +89,7 @@ export async function runOnQueue(input: QueueRunInput): Promise<void> {
       })),
     );
     const pollMs = input.pollIntervalMs ?? 1_000;
+    let lastTake = performance.now();
     // The notification is the wake-up, the table the truth: a missed one costs a poll's latency.
     while (pending.size > 0) {
       if (!woken) {
@@ -98,6 +102,10 @@ export async function runOnQueue(input: QueueRunInput): Promise<void> {
         });
         wake = null;
       }
+      // A burst of commits is taken in one read, not one read per commit (each reads every key still pending).
+      const since = performance.now() - lastTake;
+      if (since < TAKE_EVERY_MS) await new Promise((resolve) => setTimeout(resolve, TAKE_EVERY_MS - since));
+      lastTake = performance.now();
       await take();
       if (pending.size === 0) break;
       const failed = await db.jobs.failedOf([...pending].map((key) => episodeJobKey(runId, key)));

@@ -103,10 +103,13 @@ export class PostgresJobQueue implements JobQueue<PostgresJobContext> {
       if (!rows[0]?.table) {
         throw new Error('this database has no jobs_done table: open the PostgresStore on it first (it runs migration 4, jobs)');
       }
-      const utils = await makeWorkerUtils({ pgPool: pool, logger: quietLogger(options.onEvent ?? (() => {})) });
+      // makeWorkerUtils migrates graphile-worker's schema as it starts: under the lock, or two
+      // processes opening a fresh database at once race to create it.
       const client = await pool.connect();
+      let utils: WorkerUtils;
       try {
         await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+        utils = await makeWorkerUtils({ pgPool: pool, logger: quietLogger(options.onEvent ?? (() => {})) });
         await utils.migrate();
       } finally {
         await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
