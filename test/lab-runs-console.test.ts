@@ -43,6 +43,7 @@ describe("the lab's runs for supervisors", () => {
     const runs = listed.body['runs'] as Array<{ path: string; domain: string; agent: string; episodes: number }>;
     expect(runs).toEqual([expect.objectContaining({ path: 'nightly/rule', domain: 'billing', agent: 'rule' })]);
     expect(runs[0]!.episodes).toBeGreaterThan(0);
+    expect(Date.parse((runs[0] as unknown as { startedAt: string }).startedAt)).toBeGreaterThan(Date.parse('2026-01-01'));
     // No absolute path of the server's machine in the answer.
     expect(JSON.stringify(listed.body)).not.toContain(folder);
 

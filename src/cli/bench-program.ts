@@ -142,4 +142,19 @@ export function addBenchCommands(program: Command): void {
       });
       process.stdout.write(`${JSON.stringify(result, null, opts.json ? 0 : 2)}\n`);
     });
+  bench
+    .command('queue')
+    .description('scripted episodes over baton eval --queue: 2 baton worker processes against 1, beside the same run in one process')
+    .option('--json', 'print only the JSON result on stdout')
+    .option('--trials <n>', "trials of billing's 150 dev hand-off episodes in each timed run", positive, 4)
+    .option('--concurrency <n>', 'episodes at once in each worker process', positive, 2)
+    .action(async (opts: { json?: boolean; trials: number; concurrency: number }) => {
+      const { benchQueue } = await import('./bench-queue.js');
+      const result = await benchQueue({
+        trials: opts.trials,
+        concurrency: opts.concurrency,
+        progress: (line) => process.stderr.write(`baton bench: ${line}\n`),
+      });
+      process.stdout.write(`${JSON.stringify(result, null, opts.json ? 0 : 2)}\n`);
+    });
 }

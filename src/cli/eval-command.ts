@@ -6,6 +6,7 @@ import { evalProgress } from '../lab/eval/progress.js';
 import { restoringOnInterrupt } from './interrupt.js';
 import type { InfrastructureCounts, InfrastructureFailure } from '../lab/metrics/infrastructure.js';
 import type { EpisodeRecord } from '../lab/records.js';
+import { parseQueueUrl, QueueError } from '../lab/eval/queue-database.js';
 import { EvalConfigError, runEval, type EvalConfig, type ModelEndpoint } from '../lab/eval/run-eval.js';
 import { STYLES, type Style } from '../lab/user.js';
 import type { VariantSplit } from '../lab/variant.js';
@@ -47,6 +48,8 @@ export interface EvalCommandOptions {
   trials: number;
   concurrency: number;
   workers?: number;
+  /** A PostgreSQL URL: enqueue the episodes there for `baton worker` processes, and wait for their records. */
+  queue?: string;
   seed: number;
   store: 'memory' | 'sqlite' | 'postgres';
   pgUrl?: string;
@@ -95,6 +98,14 @@ export function evalConfig(opts: EvalCommandOptions, env: NodeJS.ProcessEnv = pr
     if (!url) throw new InvalidArgumentError('--store postgres needs --pg-url or BATON_PG_URL.');
     store = { kind: 'postgres', url };
   }
+  if (opts.queue !== undefined) {
+    try {
+      parseQueueUrl(opts.queue);
+    } catch (error) {
+      if (error instanceof QueueError) throw new InvalidArgumentError(error.message);
+      throw error;
+    }
+  }
   const agentModel = endpoint('BATON_LLM', env);
   const userModel = endpoint('BATON_USER', env) ?? agentModel;
   return {
@@ -107,6 +118,7 @@ export function evalConfig(opts: EvalCommandOptions, env: NodeJS.ProcessEnv = pr
     trials: opts.trials,
     concurrency: opts.concurrency,
     ...(opts.workers !== undefined && opts.workers > 1 ? { workers: opts.workers } : {}),
+    ...(opts.queue !== undefined ? { queue: opts.queue } : {}),
     seed: opts.seed,
     store,
     out: opts.out,

@@ -318,6 +318,7 @@ program
   .option('--trials <n>', 'trials per task and style', positive, 1)
   .option('--concurrency <n>', 'episodes at once', positive, 4)
   .option('--workers <n>', 'threads running episodes, sharing --concurrency (for model endpoints that outpace one thread)', positive, 1)
+  .option('--queue <url>', 'enqueue the episodes in this PostgreSQL database and wait while `baton worker` processes run them')
   .option('--seed <n>', 'the run seed', seedOption, 1)
   .addOption(new Option('--store <kind>', 'where conversations are kept').choices(['memory', 'sqlite', 'postgres']).default('memory'))
   .option('--pg-url <url>', 'PostgreSQL connection string (with --store postgres; or BATON_PG_URL)')
@@ -339,6 +340,18 @@ program
   .action(async (opts: EvalCommandOptions) => {
     const { runEvalCommand } = await import('./eval-command.js');
     await runEvalCommand(opts);
+  });
+
+program
+  .command('worker')
+  .description('run the lab episodes enqueued by `baton eval --queue` (any number of workers, on any machines), until SIGINT or SIGTERM')
+  .requiredOption('--queue <url>', 'the PostgreSQL database of the queue (postgres://…)')
+  .option('--concurrency <n>', 'episodes at once in this process', positive, 2)
+  .option('--lease-ms <ms>', "how long a silent worker's episodes stay locked before another worker runs them again", positive, 30_000)
+  .option(tau2DirOption, tau2DirHelp)
+  .action(async (opts: { queue: string; concurrency: number; leaseMs: number; tau2Dir?: string }) => {
+    const { runWorkerCommand } = await import('./worker-command.js');
+    await runWorkerCommand(opts);
   });
 
 program

@@ -28,7 +28,11 @@ export interface EpisodeRecord extends RecordedEpisode {
   customer_turns: number;
   /** The hand-off as carried out: the customer turn it answered, why, to whom, and who decided. */
   handoff: EpisodeResult['handoff'];
-  /** Wall time of the episode (ms); not part of any metric, so runs stay comparable byte for byte without it. */
+  /**
+   * Wall time of the episode (ms), as the runner returns it; `baton eval` moves it to the run's
+   * `timings.jsonl` (run-environment) and writes the record without it, so that runs compare byte
+   * for byte. Older folders have it in their records.
+   */
   wall_ms?: number;
   /**
    * Set when the episode ended for an infrastructure reason (the provider down, the simulated

@@ -49,6 +49,16 @@ function scan(root: string): { runs: LabRun[]; reports: Array<{ path: string; mo
       } catch {
         parsed = null;
       }
+      // The start time is in environment.json (runs of this version) or run.json (older runs).
+      let started: string | null = parsed?.started_at ?? null;
+      try {
+        const environment = z
+          .looseObject({ started_at: z.string() })
+          .safeParse(JSON.parse(readFileSync(join(dir, 'environment.json'), 'utf8')));
+        if (environment.success) started = environment.data.started_at;
+      } catch {
+        // No environment.json: an older run.
+      }
       let episodes: number | null = null;
       try {
         episodes = readFileSync(join(dir, 'trajectories.jsonl'), 'utf8')
@@ -62,7 +72,7 @@ function scan(root: string): { runs: LabRun[]; reports: Array<{ path: string; mo
         domain: parsed?.config?.domain ?? null,
         agent: parsed?.config?.agent ?? null,
         split: parsed?.config?.split ?? null,
-        startedAt: parsed?.started_at ?? null,
+        startedAt: started,
         gitSha: parsed?.git_sha ?? null,
         episodes,
       });

@@ -205,6 +205,27 @@ CREATE TABLE turn_leases (
 );
 `;
 
+// Lab episodes on the job queue (docs/lab.md, ADR 0024): a run's configuration as its workers
+// read it, and each episode's record, written in the transaction that completes its job. The
+// primary key is what makes a record exactly once. PostgreSQL only: the queue is graphile-worker.
+const LAB_EPISODE_TABLES = `
+CREATE TABLE lab_runs (
+  run_id TEXT PRIMARY KEY,
+  spec TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+CREATE TABLE lab_episodes (
+  run_id TEXT NOT NULL REFERENCES lab_runs (run_id),
+  key TEXT NOT NULL,
+  record TEXT NOT NULL,
+  attempt INTEGER NOT NULL,
+  worker TEXT NOT NULL,
+  wall_ms INTEGER NOT NULL,
+  recorded_at TEXT NOT NULL,
+  PRIMARY KEY (run_id, key)
+);
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -244,6 +265,13 @@ FOR EACH ROW EXECUTE FUNCTION baton_events_append_only();`,
     name: 'channels',
     sqlite: CHANNEL_TABLES,
     postgres: CHANNEL_TABLES,
+  },
+  {
+    version: 6,
+    name: 'lab_episodes',
+    // The lab's job queue runs on PostgreSQL only; a SQLite file records the version and holds no lab table.
+    sqlite: '-- lab episodes on the job queue: PostgreSQL only',
+    postgres: LAB_EPISODE_TABLES,
   },
   { version: 7, name: 'turn leases', sqlite: TURN_LEASES, postgres: TURN_LEASES },
   {

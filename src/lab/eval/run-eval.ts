@@ -2,11 +2,26 @@
  * `baton eval`: an agent in front of simulated customers, every episode a real conversation
  * through the gateway and the harness. Episodes run concurrently; each finished one is appended to
  * `trajectories.jsonl` at once, so a run that is interrupted and started again with the same
- * output folder continues where it stopped. A run on the test split is entered in a ledger, and
- * the same agent configuration is refused a second test run unless forced.
+ * output folder continues where it stopped; when the run is over the file is rewritten in plan
+ * order, so that a run's folder is the same bytes however its episodes were scheduled (threads,
+ * concurrency, or worker processes on the job queue with `queue`). What only says how and where it
+ * ran (start time, Node version, concurrency, episode wall times) goes to `environment.json` and
+ * `timings.jsonl`. A run on the test split is entered in a ledger, and the same agent
+ * configuration is refused a second test run unless forced.
  */
-import { createHash } from 'node:crypto';
-import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  appendFileSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { DomainName, Domain, DomainTask } from '../../domains/domain.js';
@@ -20,6 +35,7 @@ import { recordKey, type EpisodeRecord } from '../records.js';
 import type { Style } from '../user.js';
 import { generateVariants, HANDOFF_VARIANT_SEED, sourceSplits, variantsChecksum } from '../variants/index.js';
 import type { HandoffVariant, VariantSplit } from '../variant.js';
+import type { QueueDatabase } from './queue-database.js';
 
 export interface ModelEndpoint {
   baseURL: string;
@@ -42,6 +58,11 @@ export interface EvalConfig {
    * and progress stay with this thread.
    */
   workers?: number;
+  /**
+   * A PostgreSQL URL: the episodes are enqueued there as jobs and run by `baton worker`
+   * processes (on any machines); this process waits for their records (docs/lab.md).
+   */
+  queue?: string;
   seed: number;
   store: StoreConfig;
   out: string;
@@ -76,6 +97,21 @@ export interface EvalProgress {
   start(total: number, done: number): void;
   episode(record: EpisodeRecord, done: number, total: number): void;
   stop(): void;
+}
+
+/** How long an episode took and where it ran: run-environment, kept in `timings.jsonl`, never in a record. */
+export interface EpisodeTiming {
+  wall_ms: number;
+  /** The worker process (host/pid) that ran it, on the job queue. */
+  worker?: string;
+  /** The job's attempt that recorded it, on the job queue (above 1: a worker died running it before). */
+  attempt?: number;
+}
+
+/** A record as the runner returns it, split into the record kept and its timing. */
+function splitTiming(record: EpisodeRecord): [EpisodeRecord, EpisodeTiming] {
+  const { wall_ms: wallMs, ...rest } = record;
+  return [rest, { wall_ms: wallMs ?? 0 }];
 }
 
 /** One episode to run: a task (or variant), a style, a trial. */
@@ -178,6 +214,14 @@ export function validateEvalConfig(config: EvalConfig): void {
     );
   }
   if (config.styles.length === 0) throw new EvalConfigError('--styles: name at least one style.');
+  if (config.queue !== undefined && config.store.kind !== 'memory') {
+    throw new EvalConfigError(
+      "--queue runs every episode on a worker's own in-memory store: --store sqlite or postgres cannot be used with it.",
+    );
+  }
+  if (config.queue !== undefined && (config.workers ?? 1) > 1) {
+    throw new EvalConfigError('--queue and --workers: the workers are `baton worker` processes; leave out --workers.');
+  }
 }
 
 export interface EvalResult {
@@ -214,6 +258,29 @@ export async function runEval(config: EvalConfig, progress?: EvalProgress): Prom
     task_set_checksum: taskSetChecksum(plan.map((p) => p.key)),
     planned_episodes: plan.length,
   };
+  // Opened before the folder is touched: a queue that cannot be used changes nothing.
+  const queueDb =
+    config.queue === undefined ? null : await (await import('./queue-database.js')).openQueueDatabase(config.queue, { poolSize: 3 });
+  try {
+    return await runPlanned(config, progress, { domain, variants, runConfig, plan, identity, queueDb });
+  } finally {
+    await queueDb?.close();
+  }
+}
+
+async function runPlanned(
+  config: EvalConfig,
+  progress: EvalProgress | undefined,
+  planned: {
+    domain: Domain;
+    variants: HandoffVariant[];
+    runConfig: ReturnType<typeof describe>;
+    plan: Planned[];
+    identity: RunIdentity;
+    queueDb: QueueDatabase | null;
+  },
+): Promise<EvalResult> {
+  const { domain, variants, runConfig, plan, identity, queueDb } = planned;
   const runDir = resolve(config.out);
   const runFile = join(runDir, 'run.json');
   // A folder holds one run: resuming needs the same configuration, code, data and task set.
@@ -253,10 +320,7 @@ export async function runEval(config: EvalConfig, progress?: EvalProgress): Prom
     version: 1,
     ...identity,
     package_version: readPackageVersion(),
-    node: process.version,
     store: config.store.kind,
-    concurrency: config.concurrency,
-    started_at: new Date().toISOString(),
   };
   if (!previousRun) writeFileSync(runFile, `${JSON.stringify(run, null, 2)}\n`);
   else if (differences.length > 0) {
@@ -266,6 +330,7 @@ export async function runEval(config: EvalConfig, progress?: EvalProgress): Prom
     writeFileSync(runFile, `${JSON.stringify({ ...previousRun, forced_resumes: [...forced, entry] }, null, 2)}\n`);
   }
 
+  const environment = runEnvironment(join(runDir, 'environment.json'), config);
   const trajectoriesFile = join(runDir, 'trajectories.jsonl');
   // An episode the infrastructure failed measured nothing: a resumed run runs it again.
   const read = readLines(trajectoriesFile);
@@ -276,31 +341,46 @@ export async function runEval(config: EvalConfig, progress?: EvalProgress): Prom
   writeFileSync(trajectoriesFile, existing.map((r) => `${JSON.stringify(r)}\n`).join(''));
   const todo = plan.filter((p) => !done.has(p.key));
   const order = new Map(plan.map((p, i) => [p.key, i]));
-  const records: EpisodeRecord[] = existing.filter((r) => order.has(r.key));
+  const records: EpisodeRecord[] = existing.filter((r) => order.has(r.key)).map((r) => splitTiming(r)[0]);
+  const timingsFile = join(runDir, 'timings.jsonl');
+  const timings = readTimings(timingsFile);
   progress?.start(plan.length, plan.length - todo.length);
 
   let finished = plan.length - todo.length;
   // Open once for the run: each record is one write(2) of a whole line, on disk before the next starts.
   const out = openSync(trajectoriesFile, 'a');
-  const finish = (record: EpisodeRecord) => {
+  const finish = (record: EpisodeRecord, timing: EpisodeTiming) => {
     const line = Buffer.from(`${JSON.stringify(record)}\n`);
     for (let at = 0; at < line.length;) at += writeSync(out, line, at);
     records.push(record);
+    timings.set(record.key, timing);
     finished += 1;
     progress?.episode(record, finished, plan.length);
   };
+  const finishTimed = (record: EpisodeRecord) => finish(...splitTiming(record));
   try {
     const workers = Math.max(1, Math.min(config.workers ?? 1, todo.length));
-    if (workers > 1) {
+    if (queueDb) {
+      const { runOnQueue } = await import('./queue-run.js');
+      const { queueRunSpec } = await import('./queue-database.js');
+      await runOnQueue({
+        db: queueDb,
+        runId: environment.queue_run_id ?? '',
+        spec: queueRunSpec(config, identity),
+        todo,
+        rerun: read.filter((_, i) => readFailures[i] !== null).map((r) => r.key),
+        finish,
+      });
+    } else if (workers > 1) {
       const { runInWorkers } = await import('./episode-workers.js');
-      await runInWorkers(config, todo, workers, finish);
+      await runInWorkers(config, todo, workers, finishTimed);
     } else {
       const runner = await createEpisodeRunner(config, domain, variants);
       try {
         let next = 0;
         const loop = async () => {
           while (next < todo.length) {
-            finish(await runner.run(todo[next++] as Planned));
+            finishTimed(await runner.run(todo[next++] as Planned));
             // Scripted episodes never wait on I/O: without a turn of the event loop between them,
             // a Ctrl-C (and the progress bar's redraw) would wait for the whole run.
             await nextTurn();
@@ -320,24 +400,68 @@ export async function runEval(config: EvalConfig, progress?: EvalProgress): Prom
     appendFileSync(ledgerFile, `${JSON.stringify({ identity: ledgerIdentity(runConfig), out: runDir, at: new Date().toISOString() })}\n`);
     writeFileSync(join(runDir, '.ledgered'), '');
   }
-  // Records in plan order, whatever order the workers finished in.
+  // Records in plan order, whatever order the workers finished in: the folder is the same bytes however it was run.
   records.sort((a, b) => (order.get(a.key) ?? 0) - (order.get(b.key) ?? 0));
-  markRunFailures(records, trajectoriesFile);
-  return { runDir, domain, run, records, ran: todo.length, resumed: plan.length - todo.length, replaced };
-}
-
-/**
- * Marks the episodes that only the whole run shows failed (an endpoint that answered no call) on
- * their records and in `trajectories.jsonl`, which is rewritten only then.
- */
-function markRunFailures(records: EpisodeRecord[], file: string): void {
   const failures = infrastructureFailures(records);
-  if (records.every((r, i) => (failures[i] ?? undefined) === r.infrastructure_failure)) return;
   records.forEach((r, i) => {
     const failure = failures[i];
     if (failure) r.infrastructure_failure = failure;
   });
-  writeFileSync(file, records.map((r) => `${JSON.stringify(r)}\n`).join(''));
+  writeAtomically(trajectoriesFile, records.map((r) => `${JSON.stringify(r)}\n`).join(''));
+  writeAtomically(
+    timingsFile,
+    records
+      .filter((r) => timings.has(r.key))
+      .map((r) => `${JSON.stringify({ key: r.key, ...timings.get(r.key) })}\n`)
+      .join(''),
+  );
+  return { runDir, domain, run, records, ran: todo.length, resumed: plan.length - todo.length, replaced };
+}
+
+/** Replaces `file` whole: a run killed while it is written leaves the old file, never half of the new. */
+function writeAtomically(file: string, text: string): void {
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, text);
+  renameSync(temporary, file);
+}
+
+/** What `environment.json` holds: how and where the run ran, not what it measured (left out of any comparison of runs). */
+interface RunEnvironment {
+  started_at: string;
+  node: string;
+  concurrency: number;
+  /** The run's id on the job queue (`queue`): the same folder continued finds its jobs and records. */
+  queue_run_id?: string;
+}
+
+/** Reads the folder's environment, or writes it for a new run (a first run on the queue gets its id). */
+function runEnvironment(file: string, config: EvalConfig): RunEnvironment {
+  const previous = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as RunEnvironment) : null;
+  const environment: RunEnvironment = previous
+    ? { ...previous }
+    : { started_at: new Date().toISOString(), node: process.version, concurrency: config.concurrency };
+  if (config.queue !== undefined && environment.queue_run_id === undefined) {
+    environment.queue_run_id = `run_${randomBytes(16).toString('base64url')}`;
+  }
+  if (previous === null || previous.queue_run_id !== environment.queue_run_id) {
+    writeAtomically(file, `${JSON.stringify(environment, null, 2)}\n`);
+  }
+  return environment;
+}
+
+function readTimings(file: string): Map<string, EpisodeTiming> {
+  const timings = new Map<string, EpisodeTiming>();
+  if (!existsSync(file)) return timings;
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (line.trim() === '') continue;
+    try {
+      const { key, ...timing } = JSON.parse(line) as EpisodeTiming & { key: string };
+      timings.set(key, timing);
+    } catch {
+      // A line cut short: that episode's timing is lost, not its record.
+    }
+  }
+  return timings;
 }
 
 function readPackageVersion(): string | null {

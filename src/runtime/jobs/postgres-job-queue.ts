@@ -103,10 +103,13 @@ export class PostgresJobQueue implements JobQueue<PostgresJobContext> {
       if (!rows[0]?.table) {
         throw new Error('this database has no jobs_done table: open the PostgresStore on it first (it runs migration 4, jobs)');
       }
-      const utils = await makeWorkerUtils({ pgPool: pool, logger: quietLogger(options.onEvent ?? (() => {})) });
+      // makeWorkerUtils migrates graphile-worker's schema as it starts: under the lock, or two
+      // processes opening a fresh database at once race to create it.
       const client = await pool.connect();
+      let utils: WorkerUtils;
       try {
         await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+        utils = await makeWorkerUtils({ pgPool: pool, logger: quietLogger(options.onEvent ?? (() => {})) });
         await utils.migrate();
       } finally {
         await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
@@ -130,6 +133,47 @@ export class PostgresJobQueue implements JobQueue<PostgresJobContext> {
       `SELECT graphile_worker.add_job($1, $2::json, run_at => $3, max_attempts => $4, job_key => $5, job_key_mode => 'replace')`,
       [s.name, JSON.stringify({ v: 1, key: s.key, data: s.payload }), s.runAt.toISOString(), s.maxAttempts, s.key],
     );
+  }
+
+  /**
+   * Adds each job unless a job of its key is already pending or running (graphile-worker's
+   * `unsafe_dedupe`): adding the same keys again never duplicates a job, nor restarts or replaces
+   * one. Only for work whose payload a key fixes for good (a lab episode of a run), since a
+   * running job is not told of the second add. A key whose job failed for good is given a fresh
+   * job. One transaction for all of them.
+   */
+  async addOnce(specs: readonly JobSpec[]): Promise<void> {
+    if (specs.length === 0) return;
+    const parsed = specs.map(parseJobSpec);
+    const column = <T>(pick: (s: (typeof parsed)[number]) => T) => parsed.map(pick);
+    const client = await this.#pool.connect();
+    try {
+      await client.query('BEGIN');
+      // Failed for good (attempts used up, not locked): removed, so that the add below starts it afresh.
+      await client.query(
+        `SELECT graphile_worker.remove_job(key) FROM graphile_worker.jobs
+         WHERE key = ANY($1::text[]) AND locked_at IS NULL AND attempts >= max_attempts`,
+        [column((s) => s.key)],
+      );
+      await client.query(
+        `SELECT graphile_worker.add_job(t.name, t.payload::json, run_at => t.run_at, max_attempts => t.max_attempts,
+                job_key => t.key, job_key_mode => 'unsafe_dedupe')
+         FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::int[], $5::text[]) AS t(name, payload, run_at, max_attempts, key)`,
+        [
+          column((s) => s.name),
+          column((s) => JSON.stringify({ v: 1, key: s.key, data: s.payload })),
+          column((s) => s.runAt.toISOString()),
+          column((s) => s.maxAttempts),
+          column((s) => s.key),
+        ],
+      );
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
   }
 
   async cancel(key: string): Promise<boolean> {
@@ -171,6 +215,17 @@ export class PostgresJobQueue implements JobQueue<PostgresJobContext> {
     );
     const row = done.rows[0];
     return row ? { state: 'done', key, name: row.name, doneAt: row.done_at } : null;
+  }
+
+  /** Of `keys`, those whose job failed for good (its attempts used up), with its last error. */
+  async failedOf(keys: readonly string[]): Promise<{ key: string; lastError: string }[]> {
+    if (keys.length === 0) return [];
+    const { rows } = await this.#pool.query<{ key: string; last_error: string | null }>(
+      `SELECT key, last_error FROM graphile_worker.jobs
+       WHERE key = ANY($1::text[]) AND locked_at IS NULL AND attempts >= max_attempts ORDER BY key`,
+      [keys],
+    );
+    return rows.map((r) => ({ key: r.key, lastError: r.last_error ?? 'failed' }));
   }
 
   /** Forgets done records; jobs that failed stay in graphile-worker's table until cancelled or re-scheduled. */
