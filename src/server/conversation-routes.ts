@@ -1,5 +1,6 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ConversationService } from '../runtime/service/conversation-service.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ConversationService, ReceiveResult } from '../runtime/service/conversation-service.js';
+import type { ConversationId } from '../core/index.js';
 import { parseCursor } from '../runtime/service/customer-feed.js';
 import { requireCustomer, type CallerDeps } from './auth/callers.js';
 import { newToken, tokenHash } from './auth/secrets.js';
@@ -65,6 +66,18 @@ export function registerConversationRoutes(app: FastifyInstance, service: Conver
     },
   );
 
+  /** The answer to a stored customer message: 201 (200 for a duplicate key), or why it was not stored. */
+  const stored = (reply: FastifyReply, id: ConversationId, outcome: ReceiveResult) => {
+    if (!outcome.ok && outcome.rejection.code === 'conversation_full')
+      throw new HttpError(409, 'conversation_full', outcome.rejection.message);
+    if (!outcome.ok) throw noConversation(id);
+    // The agent answers off the request path; its reply is read from the messages route.
+    void outcome.turn?.catch(() => {});
+    return reply
+      .code(outcome.duplicate ? 200 : 201)
+      .send({ message: outcome.message, duplicate: outcome.duplicate, cursor: outcome.cursor });
+  };
+
   app.post(
     '/v1/conversations/:id/messages',
     routeDocs('Post a customer message (stored once per idempotency key)', 'customer', {
@@ -76,15 +89,7 @@ export function registerConversationRoutes(app: FastifyInstance, service: Conver
       await requireCustomer(request, auth, id);
       const body = parseInput(PostMessageBodySchema, request.body, 'body');
       const idempotencyKey = idempotencyKeyOf(request, body.idempotencyKey);
-      const outcome = await service.receive(id, { text: body.text, idempotencyKey });
-      if (!outcome.ok && outcome.rejection.code === 'conversation_full')
-        throw new HttpError(409, 'conversation_full', outcome.rejection.message);
-      if (!outcome.ok) throw noConversation(id);
-      // The agent answers off the request path; its reply is read from the messages route.
-      void outcome.turn?.catch(() => {});
-      return reply
-        .code(outcome.duplicate ? 200 : 201)
-        .send({ message: outcome.message, duplicate: outcome.duplicate, cursor: outcome.cursor });
+      return stored(reply, id, await service.receive(id, { text: body.text, idempotencyKey }));
     },
   );
 
@@ -114,14 +119,7 @@ export function registerConversationRoutes(app: FastifyInstance, service: Conver
       await requireCustomer(request, auth, id);
       const body = parseInput(RequestPersonBodySchema, request.body === undefined ? {} : request.body, 'body');
       const idempotencyKey = idempotencyKeyOf(request, body.idempotencyKey);
-      const outcome = await service.requestPerson(id, { idempotencyKey });
-      if (!outcome.ok && outcome.rejection.code === 'conversation_full')
-        throw new HttpError(409, 'conversation_full', outcome.rejection.message);
-      if (!outcome.ok) throw noConversation(id);
-      void outcome.turn?.catch(() => {});
-      return reply
-        .code(outcome.duplicate ? 200 : 201)
-        .send({ message: outcome.message, duplicate: outcome.duplicate, cursor: outcome.cursor });
+      return stored(reply, id, await service.requestPerson(id, { idempotencyKey }));
     },
   );
 
