@@ -309,7 +309,7 @@ describe('the console with the router in Chromium: timeouts and the dashboard', 
     expect([...d.errors, ...e.errors]).toEqual([]);
   });
 
-  it('shows a supervisor the runtime metrics as charts over a chosen window, and tells an agent it is for supervisors', async () => {
+  it('shows a supervisor the runtime metrics as charts over a chosen window, and an agent those of their own queues', async () => {
     const sam = await runtime.staff('supervisor');
     const { page, errors } = await newPage();
     await signIn(page, runtime.base, sam);
@@ -339,8 +339,10 @@ describe('the console with the router in Chromium: timeouts and the dashboard', 
     const a = await newPage();
     await signIn(a.page, runtime.base, agent);
     await a.page.goto(`${runtime.base}/console/#/dashboard`);
-    await a.page.getByTestId('dashboard-supervisors').waitFor();
-    await expect(a.page.getByTestId('chart-handoff-rate').count()).resolves.toBe(0);
+    // An agent sees the figures of the queues they work, said so on the page.
+    await a.page.getByTestId('dashboard-scope').waitFor();
+    await expect(a.page.getByTestId('dashboard-scope').textContent()).resolves.toMatch(/^Your queues only \(.*billing/);
+    await a.page.getByTestId('chart-handoff-rate').waitFor();
     await axe(a.page, 'dashboard for an agent');
     expect([...errors, ...a.errors]).toEqual([]);
   });

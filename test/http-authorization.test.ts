@@ -181,7 +181,8 @@ const ROUTES: RouteCase[] = [
     path: () => '/v1/lab/report?path=default',
     expected: { none: 401, otherCustomer: 403, agent: 403, supervisor: 404, admin: 404 },
   },
-  { name: 'runtime metrics', method: 'GET', path: () => '/v1/metrics', expected: supervisorUp },
+  // Agents see their own queues' figures, supervisors every queue's (test/http-metrics.test.ts).
+  { name: 'runtime metrics', method: 'GET', path: () => '/v1/metrics', expected: staffOnly },
   { name: 'list staff', method: 'GET', path: () => '/v1/staff', expected: supervisorUp },
   { name: 'who am I', method: 'GET', path: () => '/v1/staff/me', expected: staffOnly },
   { name: 'my presence', method: 'GET', path: () => '/v1/staff/me/presence', expected: staffOnly },

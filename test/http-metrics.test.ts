@@ -40,6 +40,28 @@ describe('runtime metrics over HTTP', () => {
     expect(bad.status).toBe(400);
   });
 
+  it('an agent sees the figures of the queues they work, and nothing of the others', async () => {
+    const billing = (await server.staff('agent', ['billing'])).token;
+    const legal = (await server.staff('agent', ['legal'])).token;
+    const mine = (await (await fetch(`${server.base}/v1/metrics`, { headers: { authorization: `Bearer ${billing}` } })).json()) as Record<
+      string,
+      unknown
+    >;
+    expect(mine).toMatchObject({ scope: 'own_queues', queues: ['queue_billing'], handoffs: 2, byAgent: {} });
+    expect(Object.keys(mine['byQueue'] as object)).toEqual(['queue_billing']);
+    // Both hand-offs waited in billing's queue: a legal agent's figures have none of them.
+    const other = (await (await fetch(`${server.base}/v1/metrics`, { headers: { authorization: `Bearer ${legal}` } })).json()) as Record<
+      string,
+      unknown
+    >;
+    expect(other).toMatchObject({ scope: 'own_queues', queues: ['queue_legal'], handoffs: 0, byQueue: {} });
+    const all = (await (await fetch(`${server.base}/v1/metrics`, { headers: { authorization: `Bearer ${supervisor}` } })).json()) as Record<
+      string,
+      unknown
+    >;
+    expect(all['scope']).toBe('all');
+  });
+
   it('GET /metrics parses as Prometheus text format and carries the same figures', async () => {
     expect((await fetch(`${server.base}/metrics`)).status).toBe(401);
     expect((await fetch(`${server.base}/metrics`, { headers: { authorization: `Bearer ${supervisor}` } })).status).toBe(401);

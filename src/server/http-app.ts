@@ -214,7 +214,12 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   });
   registerLabRunsRoutes(app, { runsDir: options.runsDir ?? null, auth });
   registerApprovalRoutes(app, { service: options.service, auth });
-  registerMetricsRoutes(app, { store: options.service.gateway.store, auth, metricsToken: options.metricsToken ?? null });
+  registerMetricsRoutes(app, {
+    store: options.service.gateway.store,
+    auth,
+    metricsToken: options.metricsToken ?? null,
+    queues: options.queues,
+  });
   if (options.router) registerOfferRoutes(app, { router: options.router, auth, store: options.service.gateway.store });
 
   // The staff console: its live stream and its static files (docs/console.md).

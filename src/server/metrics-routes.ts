@@ -1,9 +1,18 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Gauge, Registry } from 'prom-client';
 
-import { runtimeMetrics, waitMetrics, type MetricsWindow, type RuntimeMetrics, type StoredEvent, type WaitFigures } from '../core/index.js';
+import {
+  roleAtLeast,
+  runtimeMetrics,
+  waitMetrics,
+  type MetricsWindow,
+  type RuntimeMetrics,
+  type StoredEvent,
+  type WaitFigures,
+} from '../core/index.js';
 import type { Store } from '../store/store.js';
 import { requireStaff, type CallerDeps } from './auth/callers.js';
+import { mayWork, type StaffedQueue } from './staff-routes.js';
 import { sameHash, tokenHash } from './auth/secrets.js';
 import { HttpError } from './http-errors.js';
 import { parseInput } from './http-schemas.js';
@@ -24,23 +33,45 @@ async function allLogs(store: Store): Promise<StoredEvent[][]> {
  * text, from prom-client). The scrape needs `Authorization: Bearer <metrics token>`; with no token
  * configured it is refused.
  */
-export function registerMetricsRoutes(app: FastifyInstance, input: { store: Store; auth: CallerDeps; metricsToken: string | null }): void {
+export function registerMetricsRoutes(
+  app: FastifyInstance,
+  input: { store: Store; auth: CallerDeps; metricsToken: string | null; queues?: readonly StaffedQueue[] },
+): void {
   const { store, auth } = input;
-  const compute = async (window: MetricsWindow): Promise<RuntimeMetrics & { waits: WaitFigures }> => {
-    const logs = await allLogs(store);
+  const compute = async (
+    window: MetricsWindow,
+    only?: (log: readonly StoredEvent[]) => boolean,
+  ): Promise<RuntimeMetrics & { waits: WaitFigures }> => {
+    const logs = only ? (await allLogs(store)).filter(only) : await allLogs(store);
     return { ...runtimeMetrics(logs, window), waits: waitMetrics(logs, window, auth.clock.now()) };
   };
+  const queues = new Map((input.queues ?? []).map((q) => [q.id as string, q]));
 
   app.get(
     '/v1/metrics',
-    routeDocs('Runtime hand-off metrics over a window (default: the last 24 hours)', 'supervisor', { querystring: MetricsQuerySchema }),
+    routeDocs(
+      'Runtime hand-off metrics over a window (default: the last 24 hours): every queue for supervisors, an agent their own queues',
+      'staff',
+      { querystring: MetricsQuerySchema },
+    ),
     async (request) => {
-      await requireStaff(request, auth, 'supervisor');
+      const { staff } = await requireStaff(request, auth);
       const q = parseInput(MetricsQuerySchema, request.query, 'query');
       const until = q.until ? new Date(q.until).toISOString() : new Date(auth.clock.now() + 1).toISOString();
       const since = q.since ? new Date(q.since).toISOString() : new Date(Date.parse(until) - DAY_MS).toISOString();
       if (since >= until) throw new HttpError(400, 'invalid_request', 'query.since must be before query.until');
-      return compute({ since, until });
+      if (roleAtLeast(staff.role, 'supervisor')) return { scope: 'all', queues: [...queues.keys()], ...(await compute({ since, until })) };
+      // An agent sees the conversations that waited in the queues they work, and nothing else.
+      const own = [...queues.values()].filter((queue) => mayWork(staff, queue)).map((queue) => queue.id as string);
+      const inOwnQueue = (log: readonly StoredEvent[]) => log.some((e) => e.type === 'conversation.queued' && own.includes(e.data.queue));
+      const figures = await compute({ since, until }, inOwnQueue);
+      return {
+        scope: 'own_queues',
+        queues: own,
+        ...figures,
+        byAgent: {},
+        byQueue: Object.fromEntries(Object.entries(figures.byQueue).filter(([queue]) => own.includes(queue))),
+      };
     },
   );
 

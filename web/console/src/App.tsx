@@ -131,7 +131,7 @@ function Shell({ me, onSignOut }: { me: StaffMe; onSignOut: (notice: string | nu
       {route.screen === 'queue' ? (
         <QueueView stream={stream} />
       ) : route.screen === 'dashboard' ? (
-        <Dashboard me={me} />
+        <Dashboard />
       ) : route.screen === 'lab' ? (
         <LabRunsView me={me} />
       ) : (

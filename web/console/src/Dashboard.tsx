@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
 import type { Rate, RuntimeMetrics, WaitFigures } from '../../../src/core/index.js';
-import { call, type StaffMe } from './api.js';
+import { call } from './api.js';
 import { duration, words } from './describe.js';
 
-type Metrics = RuntimeMetrics & { waits: WaitFigures };
+type Metrics = RuntimeMetrics & { waits: WaitFigures; scope: 'all' | 'own_queues'; queues: string[] };
 
 const WINDOWS = [
   ['hour', 'Last hour', 3_600_000],
@@ -70,14 +70,12 @@ function Bars({ id, title, bars, max }: { id: string; title: string; bars: Bar[]
 
 const rateBar = (label: string, r: Rate): Bar => ({ label, value: r.rate, text: percent(r) });
 
-/** The runtime's hand-off metrics over a window, as charts: for supervisors and admins. */
-export function Dashboard({ me }: { me: StaffMe }) {
+/** The runtime's hand-off metrics over a window, as charts: every queue for supervisors and admins, an agent's own queues for them. */
+export function Dashboard() {
   const [windowId, setWindowId] = useState<WindowId>('day');
   const [metrics, setMetrics] = useState<Metrics | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const allowed = me.role !== 'agent';
   useEffect(() => {
-    if (!allowed) return;
     let current = true;
     const span = WINDOWS.find((w) => w[0] === windowId)![2];
     const until = new Date();
@@ -93,17 +91,8 @@ export function Dashboard({ me }: { me: StaffMe }) {
     return () => {
       current = false;
     };
-  }, [windowId, allowed]);
+  }, [windowId]);
 
-  if (!allowed)
-    return (
-      <main className="dashboard" aria-labelledby="dashboard-title">
-        <h1 id="dashboard-title">Dashboard</h1>
-        <p className="note" data-testid="dashboard-supervisors">
-          The dashboard is for supervisors: ask one if you need the figures.
-        </p>
-      </main>
-    );
   const m = metrics;
   return (
     <main className="dashboard" aria-labelledby="dashboard-title">
@@ -127,6 +116,12 @@ export function Dashboard({ me }: { me: StaffMe }) {
         <p>Loading the metrics…</p>
       ) : (
         <>
+          {m.scope === 'own_queues' && (
+            <p className="note" data-testid="dashboard-scope">
+              Your queues only ({m.queues.map((q) => words(q.replace(/^queue_/, ''))).join(', ') || 'none'}): conversations that waited in
+              them.
+            </p>
+          )}
           <p className="dashboard-summary" data-testid="dashboard-summary">
             {m.conversationsServed} conversations served by the agent, {m.handoffs} hand-offs, {m.suppressedMessages} suppressed replies,{' '}
             from {new Date(m.window.since).toLocaleString()} to {new Date(m.window.until).toLocaleString()}.
