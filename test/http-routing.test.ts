@@ -353,4 +353,32 @@ describe.each(['sqlite', 'postgres'] as const)('the router over HTTP (%s)', (kin
     expect(said).toMatch(/emergency number/);
     expect(said).not.toMatch(/when the team is next in|within \d+ hours/);
   });
+
+  it('past the ping-pong cap a hand-off goes straight back to the person who had it, and counts on their capacity', async () => {
+    const t = await startTestRuntime(kind, {
+      policy: () => handoffPolicy(),
+      config: { routing: { queues: [{ id: 'queue_billing' }] }, ownership: { maxHandoffs: 1 } } as never,
+    });
+    open.push(t);
+    const a = await t.staff('agent', ['billing']);
+    const presence = await fetch(`${t.base}/v1/staff/me/presence`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${a.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ presence: 'available' }),
+    });
+    expect(presence.status).toBe(200);
+    const c = await t.open();
+    await t.runtime.service.handleCustomerMessage(c.id, { text: 'I want a person please', idempotencyKey: 'k1' });
+    const [offer] = await t.runtime.router.offers(a.id as never);
+    const accepted = await t.runtime.router.accept(offer!.reservation, a.id as never);
+    expect(accepted.ok).toBe(true);
+    const owned = (await t.store.getConversation(c.id))!;
+    const back = await t.runtime.service.handBack(c.id, a.id as never, { version: owned.version, notes: null, constraints: [] });
+    expect(back.ok).toBe(true);
+    expect((await t.runtime.router.staffState(a.id as never))?.used).toBe(0);
+    // The second hand-off is past the cap: straight back to A, who holds it again.
+    await t.runtime.service.handleCustomerMessage(c.id, { text: 'A person again, please', idempotencyKey: 'k2' });
+    expect(await t.store.getConversation(c.id)).toMatchObject({ state: 'HUMAN_ACTIVE', owner: { type: 'human', id: a.id } });
+    expect((await t.runtime.router.staffState(a.id as never))?.used).toBe(1);
+  });
 });

@@ -372,11 +372,10 @@ export class RoutingStore {
     return this.sql.transaction(
       function* (this: RoutingStore) {
         const live = yield* this.liveRow(conversationId);
-        if (live === undefined) return [] as RoutingFact[];
         const facts: RoutingFact[] = [];
-        if (live.status === 'assigned' && live.staff_id === staff) return facts;
-        facts.push(...(yield* this.endLive(conversationId, 'canceled', now)));
-        const weight = this.setup.weights[live.channel];
+        if (live?.status === 'assigned' && live.staff_id === staff) return facts;
+        if (live !== undefined) facts.push(...(yield* this.endLive(conversationId, 'canceled', now)));
+        const weight = this.setup.weights[live?.channel ?? 'chat'];
         const held = (yield run('UPDATE routing_staff SET used = used + ? WHERE staff_id = ?', weight, staff)) as number;
         if (held === 0) {
           // Someone the router has not seen yet (never set a presence): they hold the item all the same.
@@ -387,12 +386,29 @@ export class RoutingStore {
             now,
           );
         }
-        yield run(
-          "UPDATE routing_requests SET status = 'assigned', staff_id = ?, assigned_at = ?, ended_at = NULL WHERE id = ?",
-          staff,
-          now,
-          live.id,
-        );
+        if (live !== undefined) {
+          yield run(
+            "UPDATE routing_requests SET status = 'assigned', staff_id = ?, assigned_at = ?, ended_at = NULL WHERE id = ?",
+            staff,
+            now,
+            live.id,
+          );
+        } else {
+          // A person took it without the router (over from the agent, or straight back past the
+          // ping-pong cap): an assignment of its own, so that it counts until they let it go.
+          const seqRows = (yield all('SELECT coalesce(max(seq), 0) AS seq FROM routing_requests')) as Array<{ seq: number | string }>;
+          yield run(
+            `INSERT INTO routing_requests (id, conversation_id, seq, channel, skills, priority, safety, targets, target_index, queue,
+               target_deadline, enqueued_at, status, excluded, staff_id, assigned_at)
+             VALUES (?, ?, ?, 'chat', '[]', 0, 0, '[]', 0, NULL, NULL, ?, 'assigned', '[]', ?, ?)`,
+            this.newId('request'),
+            conversationId,
+            num(seqRows[0]?.seq ?? 0) + 1,
+            now,
+            staff,
+            now,
+          );
+        }
         return [...facts, ...(yield* this.dispatch(now))];
       }.bind(this),
     );

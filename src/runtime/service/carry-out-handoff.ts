@@ -76,6 +76,8 @@ export async function carryOutHandoff(deps: HandoffDeps, conversationId: Convers
   }
   if (!moved.ok) return { type: 'refused', target };
   if (target.type === 'agent') return { type: 'to_agent', target };
+  // The ping-pong cap sent it straight back to the person who had it: they hold it again.
+  if (moved.conversation.owner.type === 'human') await deps.router.conversationChanged?.(moved.conversation);
   // The packet builder redacts on its own; the conversation's memory then removes any value that
   // only context showed to be a secret (a bare code typed after "read me the code").
   const built = deps.buildPacket({
