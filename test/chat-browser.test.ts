@@ -10,18 +10,16 @@
  */
 import chromium from '@sparticuz/chromium';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { chromium as playwright, type Browser, type Page, type WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConversationId } from '../src/core/index.js';
+import { axe } from './support/console-page.js';
 import { startTestRuntime, type TestRuntime } from './support/runtime-server.js';
 
 const ROOT = join(import.meta.dirname, '..');
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let runtime: TestRuntime;
 const browsers: Browser[] = [];
@@ -70,23 +68,6 @@ async function newPage(width = 1280, height = 800) {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   return { context, page, errors };
-}
-
-/** No serious or critical accessibility violation on the screen as it is. */
-async function axe(page: Page, screen: string) {
-  await page.evaluate(AXE);
-  const violations = await page.evaluate(async () => {
-    const result = await (
-      globalThis as unknown as {
-        axe: { run: () => Promise<{ violations: Array<{ id: string; impact: string | null; nodes: unknown[] }> }> };
-      }
-    ).axe.run();
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
-  });
-  expect(
-    violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'),
-    screen,
-  ).toEqual([]);
 }
 
 /** The conversation this tab opened, from its sessionStorage. */

@@ -6,6 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ConversationId, Policy, PolicyRequest } from '../src/core/index.js';
+import { json } from './support/http-json.js';
 import { startTestRuntime, type TestRuntime } from './support/runtime-server.js';
 
 const open: TestRuntime[] = [];
@@ -40,18 +41,7 @@ describe.each(['sqlite', 'postgres'] as const)('supervisor approval over HTTP (%
     open.push(t);
     const sup = await t.staff('supervisor');
     const agent = await t.staff('agent', ['billing']);
-    const call = async (path: string, init: { body?: unknown; token: string; key?: string }) => {
-      const res = await fetch(`${t.base}${path}`, {
-        method: init.body === undefined ? 'GET' : 'POST',
-        headers: {
-          authorization: `Bearer ${init.token}`,
-          ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-          ...(init.key ? { 'idempotency-key': init.key } : {}),
-        },
-        ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-      });
-      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-    };
+    const call = (path: string, init: { body?: unknown; token: string; key?: string }) => json(t.base, path, init);
     const c = await t.open();
     const customerSees = async () =>
       (

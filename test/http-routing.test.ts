@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ConversationId, StoredEvent } from '../src/core/index.js';
 import { AvailabilityCalendarSchema, isOpenAt } from '../src/runtime/router/availability-calendar.js';
+import { json } from './support/http-json.js';
 import { handoffPolicy, startTestRuntime, type TestRuntime, type TestStoreKind } from './support/runtime-server.js';
 
 const open: TestRuntime[] = [];
@@ -23,18 +24,7 @@ const manualClock = (start = Date.parse('2026-12-01T10:00:00Z')) => {
 async function start(kind: TestStoreKind, routing: Record<string, unknown> = {}, clock = manualClock()) {
   const t = await startTestRuntime(kind, { policy: () => handoffPolicy(), config: { routing } as never, clock, metricsToken: 'scrape-me' });
   open.push(t);
-  const call = async (path: string, init: { method?: string; body?: unknown; token?: string; key?: string } = {}) => {
-    const headers: Record<string, string> = {};
-    if (init.body !== undefined) headers['content-type'] = 'application/json';
-    if (init.token) headers['authorization'] = `Bearer ${init.token}`;
-    if (init.key) headers['idempotency-key'] = init.key;
-    const res = await fetch(`${t.base}${path}`, {
-      method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-      headers,
-      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-    });
-    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-  };
+  const call = (path: string, init: { method?: string; body?: unknown; token?: string; key?: string } = {}) => json(t.base, path, init);
   const person = async (skills: string[]) => {
     const s = await t.staff('agent', skills);
     return { ...s, available: () => call('/v1/staff/me/presence', { method: 'PUT', body: { presence: 'available' }, token: s.token }) };

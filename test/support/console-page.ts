@@ -10,6 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium as playwright, type Browser, type Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { json } from './http-json.js';
+
+export { json };
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 /**
@@ -68,19 +71,6 @@ export async function signIn(page: Page, base: string, who: { email: string; pas
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'Waiting for a person' }).waitFor();
   await page.getByTestId('connection').filter({ hasText: 'Live' }).waitFor();
-}
-
-export async function json(base: string, path: string, init: { method?: string; body?: unknown; token?: string; key?: string } = {}) {
-  const headers: Record<string, string> = {};
-  if (init.body !== undefined) headers['content-type'] = 'application/json';
-  if (init.token) headers['authorization'] = `Bearer ${init.token}`;
-  if (init.key) headers['idempotency-key'] = init.key;
-  const res = await fetch(`${base}${path}`, {
-    method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-    headers,
-    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
 /** A customer over HTTP: opens a conversation and writes, and reads what they are sent by cursor. */
