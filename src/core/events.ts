@@ -48,6 +48,41 @@ export const RoutingNoteSchema = z.discriminatedUnion('kind', [
 ]);
 export type RoutingNote = z.infer<typeof RoutingNoteSchema>;
 
+/**
+ * A person's verdict on how the agent handled hand-off in one conversation (issue 19): given by
+ * the person who took the conversation (`as: 'owner'`) or by a supervisor reviewing a sample. A
+ * hand-off is reviewed by the seq of its `handoff.requested` event; a conversation the agent kept
+ * is reviewed as a whole ("should this have gone to a person?"). Message positions are seqs of
+ * `message.received` events in the same log. Free text is redacted before it is stored.
+ */
+const reviewCommon = {
+  by: StaffIdSchema,
+  as: z.enum(['owner', 'supervisor']),
+  /** Whether a person was needed: the hand-off was needed, or the kept conversation should have gone to one. */
+  needed: z.boolean(),
+  /** The customer message (its seq) by which a person was due, when the hand-off came late or never came. */
+  dueAt: z.number().int().positive().nullable(),
+  /** The reason the hand-off should have had, when it differs from the agent's or the agent kept it. */
+  reason: z.string().min(1).max(200).nullable(),
+  note: z.string().max(2000).nullable(),
+};
+export const ReviewSchema = z.discriminatedUnion('subject', [
+  z.object({
+    subject: z.literal('handoff'),
+    ...reviewCommon,
+    /** The seq of the `handoff.requested` event reviewed. */
+    handoff: z.number().int().positive(),
+    /** When a person was needed: on time, or late (then `dueAt` says when it was due). Null when not needed. */
+    timing: z.enum(['on_time', 'late']).nullable(),
+    /** Whether the context packet was enough to go on without asking the customer again. */
+    packetEnough: z.boolean(),
+    /** What had to be asked again, when it was not. */
+    askedAgain: z.string().max(2000).nullable(),
+  }),
+  z.object({ subject: z.literal('kept'), ...reviewCommon }),
+]);
+export type Review = z.infer<typeof ReviewSchema>;
+
 /** Why a hand-off went where it went. */
 export const HandoffRouteSchema = z.enum(['queue', 'previous_human', 'agent']);
 export type HandoffRoute = z.infer<typeof HandoffRouteSchema>;
@@ -194,6 +229,8 @@ export const EVENT_DATA = {
     language: z.string().max(20),
     parameters: z.array(z.string().max(1024)).max(20),
   }),
+  /** A person's verdict on the conversation's hand-off, or on its being kept (see `ReviewSchema`). */
+  'review.recorded': ReviewSchema,
 } as const;
 
 export type EventType = keyof typeof EVENT_DATA;
@@ -248,6 +285,7 @@ export const NewEventSchema = z.discriminatedUnion('type', [
   variant('delivery.failed'),
   variant('delivery.status_reported'),
   variant('template.chosen'),
+  variant('review.recorded'),
 ]);
 export type NewEvent = z.infer<typeof NewEventSchema>;
 
@@ -274,6 +312,7 @@ export const RECORD_EVENT_TYPES = [
   'delivery.failed',
   'delivery.status_reported',
   'template.chosen',
+  'review.recorded',
 ] as const satisfies readonly EventType[];
 export type RecordEventType = (typeof RECORD_EVENT_TYPES)[number];
 export type RecordEventDraft = Extract<EventDraft, { type: RecordEventType }>;

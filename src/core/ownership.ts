@@ -180,6 +180,7 @@ export function evolve(conversation: Conversation | null, event: EvolvableEvent)
     case 'delivery.failed':
     case 'delivery.status_reported':
     case 'template.chosen':
+    case 'review.recorded':
       return conversation;
     default: {
       const { data } = event;
