@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState, useSyncExternalStore, type FormEvent } from 'react';
 import { signIn, signOut, whoAmI, type StaffMe } from './api.js';
+import { ApprovalsView } from './Approvals.js';
 import { ConversationView } from './ConversationView.js';
 import { Dashboard } from './Dashboard.js';
 import { LabRunsView } from './LabRuns.js';
@@ -8,14 +9,16 @@ import { PresenceControl } from './Presence.js';
 import { QueueView } from './QueueView.js';
 import { ConsoleStream } from './stream.js';
 
-type Route = { screen: 'queue' } | { screen: 'dashboard' } | { screen: 'lab' } | { screen: 'conversation'; id: string };
+type Route =
+  { screen: 'queue' } | { screen: 'dashboard' } | { screen: 'lab' } | { screen: 'approvals' } | { screen: 'conversation'; id: string };
 
-/** The screen the address names: `#/queue`, `#/dashboard`, `#/lab` or `#/c/<conversation id>`. */
+/** The screen the address names: `#/queue`, `#/dashboard`, `#/lab`, `#/approvals` or `#/c/<conversation id>`. */
 function useRoute(): Route {
   const read = (): Route => {
     const match = /^#\/c\/(conv_[A-Za-z0-9_-]+)$/.exec(location.hash);
     if (match) return { screen: 'conversation', id: match[1]! };
     if (location.hash === '#/lab') return { screen: 'lab' };
+    if (location.hash === '#/approvals') return { screen: 'approvals' };
     return location.hash === '#/dashboard' ? { screen: 'dashboard' } : { screen: 'queue' };
   };
   const [route, setRoute] = useState(read);
@@ -109,6 +112,11 @@ function Shell({ me, onSignOut }: { me: StaffMe; onSignOut: (notice: string | nu
           <a href="#/lab" aria-current={route.screen === 'lab' ? 'page' : undefined}>
             Lab runs
           </a>
+          {(me.role === 'supervisor' || me.role === 'admin') && (
+            <a href="#/approvals" aria-current={route.screen === 'approvals' ? 'page' : undefined}>
+              Approvals
+            </a>
+          )}
         </nav>
         <PresenceControl />
         <span className={`connection ${stream.connection}`} role="status" data-testid="connection">
@@ -134,6 +142,8 @@ function Shell({ me, onSignOut }: { me: StaffMe; onSignOut: (notice: string | nu
         <Dashboard />
       ) : route.screen === 'lab' ? (
         <LabRunsView me={me} />
+      ) : route.screen === 'approvals' ? (
+        <ApprovalsView stream={stream} me={me} />
       ) : (
         <ConversationView key={route.id} id={route.id} stream={stream} me={me} />
       )}
