@@ -531,6 +531,43 @@ program
     },
   );
 
+program
+  .command('check')
+  .description('long-running correctness checks')
+  .command('races')
+  .description('randomised multi-process race schedules with kills on one store; prints the invariant counters (exit 1 if any is not 0)')
+  .option('--store <kind>', 'postgres (a throwaway server on loopback unless --pg-url) or sqlite (a temporary file)', 'postgres')
+  .option('--pg-url <url>', 'an existing PostgreSQL server to make the database on')
+  .option('--schedules <n>', 'randomised schedules, one conversation each', positive, 1000)
+  .option('--processes <n>', 'OS processes racing', positive, 4)
+  .option('--batch <n>', 'schedules in flight together, audited after each batch', positive, 100)
+  .option('--kills-per-batch <n>', 'processes killed (SIGKILL) and restarted per batch', nonNegative, 1)
+  .option('--seed <n>', 'seed of the schedules', positive, 1)
+  .option('--json', 'print only the JSON result on stdout')
+  .action(
+    async (opts: {
+      store: string;
+      pgUrl?: string;
+      schedules: number;
+      processes: number;
+      batch: number;
+      killsPerBatch: number;
+      seed: number;
+      json?: boolean;
+    }) => {
+      if (opts.store !== 'postgres' && opts.store !== 'sqlite')
+        throw new InvalidArgumentError(`--store is postgres or sqlite, not "${opts.store}"`);
+      const { checkRaces } = await import('./check-races.js');
+      const result = await checkRaces({
+        ...opts,
+        store: opts.store,
+        progress: (line) => process.stderr.write(`baton check races: ${line}\n`),
+      });
+      process.stdout.write(opts.json ? `${JSON.stringify(result)}\n` : `${JSON.stringify(result, null, 2)}\n`);
+      if (!result.ok) process.exitCode = 1;
+    },
+  );
+
 program.parseAsync(process.argv).catch((error: unknown) => {
   if (error instanceof InvalidArgumentError) {
     process.stderr.write(`baton: ${error.message}\n`);
