@@ -8,6 +8,7 @@ import type { EnvServeOptions } from './env-command.js';
 import type { EvalCommandOptions } from './eval-command.js';
 import type { StoreConfig } from '../store/open-store.js';
 import { addBenchCommands } from './bench-program.js';
+import type { CheckRacesOptions } from './check-races.js';
 import { nonNegative, port, positive, seedOption, tau2DirHelp, tau2DirOption } from './options.js';
 
 const VERSION = '0.1.0';
@@ -544,29 +545,18 @@ program
   .option('--kills-per-batch <n>', 'processes killed (SIGKILL) and restarted per batch', nonNegative, 1)
   .option('--seed <n>', 'seed of the schedules', positive, 1)
   .option('--json', 'print only the JSON result on stdout')
-  .action(
-    async (opts: {
-      store: string;
-      pgUrl?: string;
-      schedules: number;
-      processes: number;
-      batch: number;
-      killsPerBatch: number;
-      seed: number;
-      json?: boolean;
-    }) => {
-      if (opts.store !== 'postgres' && opts.store !== 'sqlite')
-        throw new InvalidArgumentError(`--store is postgres or sqlite, not "${opts.store}"`);
-      const { checkRaces } = await import('./check-races.js');
-      const result = await checkRaces({
-        ...opts,
-        store: opts.store,
-        progress: (line) => process.stderr.write(`baton check races: ${line}\n`),
-      });
-      process.stdout.write(opts.json ? `${JSON.stringify(result)}\n` : `${JSON.stringify(result, null, 2)}\n`);
-      if (!result.ok) process.exitCode = 1;
-    },
-  );
+  .action(async (opts: Omit<CheckRacesOptions, 'store' | 'progress'> & { store: string; json?: boolean }) => {
+    if (opts.store !== 'postgres' && opts.store !== 'sqlite')
+      throw new InvalidArgumentError(`--store is postgres or sqlite, not "${opts.store}"`);
+    const { checkRaces } = await import('./check-races.js');
+    const result = await checkRaces({
+      ...opts,
+      store: opts.store,
+      progress: (line) => process.stderr.write(`baton check races: ${line}\n`),
+    });
+    process.stdout.write(opts.json ? `${JSON.stringify(result)}\n` : `${JSON.stringify(result, null, 2)}\n`);
+    if (!result.ok) process.exitCode = 1;
+  });
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   if (error instanceof InvalidArgumentError) {

@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { seededRandom, type ConversationId, type Random } from '../core/index.js';
 import { openStore, type StoreConfig } from '../store/open-store.js';
 import { gatewayFor } from './gateway-fixture.js';
-import { auditConversations, type Acknowledged, type RaceCounters } from './gateway-race.js';
+import { auditConversations, emptyCounters, type Acknowledged, type RaceCounters } from './gateway-race.js';
 
 export const RACE_OPERATION_KINDS = ['customer', 'agent_reply', 'human_reply', 'claim', 'claim_stale', 'hand_back', 'handoff'] as const;
 export type RaceOperationKind = (typeof RACE_OPERATION_KINDS)[number];
@@ -155,21 +155,7 @@ export async function runProcessRace(options: ProcessRaceOptions): Promise<Proce
   const storeJson = JSON.stringify(options.store);
   const store = await openStore(options.store);
   const gateway = gatewayFor(store);
-  const totals: ProcessRaceResult = {
-    schedules: 0,
-    operations: 0,
-    processes,
-    kills: 0,
-    rerun: 0,
-    conversations: 0,
-    delivered: 0,
-    suppressed: 0,
-    double_replies: 0,
-    lost_messages: 0,
-    version_violations: 0,
-    replay_mismatches: 0,
-    other_violations: 0,
-  };
+  const totals: ProcessRaceResult = { ...emptyCounters(), schedules: 0, operations: 0, processes, kills: 0, rerun: 0 };
   const acknowledged = new Map<string, Acknowledged>();
   const conversationOf = new Map<number, string>();
   let done = 0;
