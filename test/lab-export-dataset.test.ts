@@ -111,6 +111,8 @@ describe('baton export dataset', () => {
       ['main-train', 'train', 'rule', 'main', 4],
     ]);
     expect(new Set(runs.map((r) => r.run_id)).size).toBe(3);
+    const version = (JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as { version: string }).version;
+    expect(runs.map((r) => r.baton_version)).toEqual([version, version, version]);
     expect(runs.every((r) => /^run_[0-9a-f]{16}$/.test(r.run_id))).toBe(true);
     // Each file holds its split only.
     for (const file of filesUnder(dir).filter((f) => f.endsWith('.jsonl'))) {

@@ -95,6 +95,6 @@ export function secretsMessage(findings: readonly SecretFinding[], shown = 20): 
     `refusing to export: the redaction detectors found ${findings.length} secret${findings.length === 1 ? '' : 's'} in the rows (nothing was written):`,
     ...lines,
     ...more,
-    'A run folder holds only redacted text (baton eval redacts before it writes): a secret here means the folder was written by something else or edited. Remove the secret from the run, or leave the run out.',
+    'A run folder holds only redacted text (baton eval redacts before it writes): a secret here was missed when the run was written (the detectors may have learnt it since) or put there by an edit. Leave the run out, or remove the secret from it.',
   ].join('\n');
 }

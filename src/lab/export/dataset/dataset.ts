@@ -17,25 +17,13 @@
  * or `variants_checksum` differs): its `tasks` rows would describe other tasks than its episodes
  * ran. Nor can the same run twice (same id).
  */
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmdirSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
 import type { EpisodeAnalysis } from '../../../analysis/episode-analysis.js';
 import type { DomainName } from '../../../domains/domain.js';
 import { loadDomain } from '../../../domains/load-domain.js';
-import { domainChecksum, gitSha } from '../../eval/run-identity.js';
+import { domainChecksum, gitSha, PACKAGE_ROOT, packageVersion } from '../../eval/run-identity.js';
 import { loadRun, type LoadedRun } from '../../report/load.js';
 import { generateVariants, HANDOFF_VARIANT_SEED, variantsChecksum } from '../../variants/index.js';
 import { renderCard, type DatasetFile } from './dataset-card.js';
@@ -83,16 +71,6 @@ const splitOrder = (a: string, b: string) => {
   if (i !== j) return (i === -1 ? SPLIT_ORDER.length : i) - (j === -1 ? SPLIT_ORDER.length : j);
   return a < b ? -1 : a > b ? 1 : 0;
 };
-
-const PACKAGE_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
-
-function exporterVersion(): string {
-  try {
-    return (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version?: string }).version ?? 'unknown';
-  } catch {
-    return 'unknown';
-  }
-}
 
 /** The folder to write must be new or empty; its parent is made. */
 function checkOut(out: string): void {
@@ -276,7 +254,7 @@ export async function exportDataset(options: ExportDatasetOptions): Promise<Expo
     files,
     runs,
     domains,
-    exporter: { version: exporterVersion(), gitSha: gitSha(PACKAGE_ROOT) },
+    exporter: { version: packageVersion() ?? 'unknown', gitSha: gitSha(PACKAGE_ROOT) },
     runNames: sources.map((s) => basename(s.run.dir)),
   });
   contents.set('README.md', card);
