@@ -145,6 +145,10 @@ describe('baton export dataset', () => {
     for (const task of tasks.filter((t) => t.split === 'train')) {
       expect(task).toMatchObject({ kind: 'task', variant_id: null, script: null, run_ids: [runIdOf.get('main-train')] });
     }
+    // The scripts' verification codes are redacted as the episodes' are.
+    const codes = tasks.flatMap((t) => t.script?.facts.filter((f) => f.key === 'code') ?? []);
+    expect(codes.length).toBeGreaterThan(0);
+    expect(codes.map((f) => f.value)).toEqual(codes.map(() => '[otp]'));
     for (const e of episodes) expect(tasks.some((t) => t.domain === e.domain && taskIds(t) === (e.variant_id ?? e.task_id))).toBe(true);
 
     // The card's header declares every file with its split and row count.
