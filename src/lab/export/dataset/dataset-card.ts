@@ -109,7 +109,7 @@ function howMade(input: CardInput): string[] {
   return [
     '## How it was made',
     '',
-    `Each run is one \`baton eval\` of an agent on a task set, with simulated customers; the episodes are recorded as the run wrote them (\`trajectories.jsonl\`) and the tasks are read from the domain data the runs used (their domain and variant checksums were checked to match). This folder was written by Baton ${input.exporter.version}${input.exporter.gitSha ? ` (commit \`${input.exporter.gitSha}\`)` : ''}.`,
+    `Each run is one \`baton eval\` of an agent on a task set, with simulated customers; the episodes are recorded as the run wrote them (\`trajectories.jsonl\`) and the tasks are read from the domain data the runs used (checked against the domain and variant checksums the runs recorded). This folder was written by Baton ${input.exporter.version}${input.exporter.gitSha ? ` (commit \`${input.exporter.gitSha}\`)` : ''}.`,
     '',
     '| run_id | folder | domain | tasks | split | agent | customer | episodes | seed | Baton commit | Baton version |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
@@ -203,7 +203,7 @@ export function renderCard(input: CardInput): string {
     '',
     '## Secrets',
     '',
-    "Run folders hold only redacted text: `baton eval` redacts every message, tool argument and tool result as the runtime redacts what it stores, before it writes (a secret becomes a marker such as `[otp]` or `[card ••••4242]`). Task scripts and gold actions, which hold the secrets the simulated customers read out, were redacted in the same way here. Before anything was written, the runtime's redaction detectors were run over every string of every row, including the contents of the JSON fields, and found nothing: `baton export dataset` writes nothing when they find a secret.",
+    "Run folders hold only redacted text: `baton eval` redacts every message, tool argument and tool result as the runtime redacts what it stores, before it writes (a secret becomes a marker such as `[otp]` or `[card ••••4242]`). Task scripts and gold actions, which hold the secrets the simulated customers read out, were redacted in the same way here. Before anything was written, the runtime's redaction was run over every row whole (every string by its text and its field name, the contents of the JSON fields included, and every integer by its digits) and found nothing to hide: `baton export dataset` writes nothing when they find a secret.",
     '',
     ...licences(input),
     '',
