@@ -217,8 +217,6 @@ export async function exportDataset(options: ExportDatasetOptions): Promise<Expo
   const out = resolve(options.out);
   checkOut(out);
   const dirs = checkRunDirs(options.runDirs);
-  if (dirs.some((dir) => out === dir || out.startsWith(`${dir}/`)))
-    throw new DatasetExportError(`--out ${options.out} is inside a run folder: write the dataset elsewhere.`);
   const sources = await loadSources(options.runDirs, dirs, options);
 
   const episodes = sources.flatMap(({ run, runId, name }) =>
