@@ -373,9 +373,9 @@ program
     });
   });
 
-program
-  .command('export')
-  .description('export lab runs as training data')
+const exportCommand = program.command('export').description('export lab runs as training data or as a dataset');
+
+exportCommand
   .command('sft <runDirs...>')
   .description("the runs' dialogues as SFT data (TRL / Hugging Face chat format with tools): one {messages, tools, metadata} per line")
   .requiredOption('--out <file>', 'the JSON Lines file to write')
@@ -399,6 +399,27 @@ customer's final words, never answered, are left out.`,
       ...(opts.filter !== undefined ? { filter: opts.filter } : {}),
       ...(opts.tau2Dir ? { tau2Dir: opts.tau2Dir } : {}),
     });
+  });
+
+exportCommand
+  .command('dataset <runDirs...>')
+  .description('the runs as a Hugging Face dataset folder: configs episodes, tasks and runs (JSON Lines per split) and a dataset card')
+  .requiredOption('--out <dir>', 'the folder to write (new or empty)')
+  .option(tau2DirOption, tau2DirHelp)
+  .addHelpText(
+    'after',
+    `
+Load it with datasets.load_dataset(DIR, name="episodes") (or "tasks", "runs"). README.md is the
+card: what the data is, the commands, commits, versions and seeds that made it, every field of
+every file, the licences (tau2-bench's MIT notice for airline and retail) and the limits. Every
+string is checked with the runtime's redaction detectors first: a secret found is named (file,
+line, field; never its value) and nothing is written. Runs of different domains, task sets or
+agents can go together (each episode names its run); a run whose domain data or variants differ
+from this Baton's is refused, as its tasks could not be described as it ran them.`,
+  )
+  .action(async (runDirs: string[], opts: { out: string; tau2Dir?: string }) => {
+    const { runExportDatasetCommand } = await import('./export-command.js');
+    await runExportDatasetCommand({ runDirs, out: opts.out, ...(opts.tau2Dir ? { tau2Dir: opts.tau2Dir } : {}) });
   });
 
 program
