@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""Assemble the hand-written decider cases (hand-source/*.txt) into hand-dev.jsonl and
+hand-holdout.jsonl, assign ids, and validate. No case is generated: every conversation is
+written out in full in the .txt sources; this script only parses, numbers and checks them.
+
+Source format: a line "@@ <category> <dev|holdout>" opens a section; cases are separated by
+blank lines; each line of a case is one message:
+  c> customer text
+  a> agent text
+  t> tool_name ~ {json arguments} ~ ok|err ~ output text
+Lines starting with '#' are comments.
+"""
+import glob, json, os, sys, collections
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = os.path.dirname(HERE)
+
+REASON = {
+    "direct_request": "customer_request", "indirect_request": "customer_request",
+    "callback_request": "customer_request", "request_after_wait": "customer_request",
+    "request_after_withdrawal": "customer_request",
+    "self_harm": "safety", "danger": "safety", "medical_other": "safety", "safety": "safety",
+    "bereavement": "policy_topic", "formal_complaint": "policy_topic", "legal": "policy_topic",
+    "value_threshold": "value_threshold", "tool_failures": "tool_failures",
+    "frustration_loop": "frustration_and_loop",
+    "loop": "loop_detected", "loop_paraphrase": "loop_detected",
+}
+NEG = """neg_reported_speech neg_withdrawn neg_withdrawn_request neg_refused_transfer neg_hypothetical
+neg_negation neg_negated_request neg_figurative neg_safety_hyperbole neg_word_sense
+neg_people_in_passing neg_topic_mention neg_legal_neutral neg_not_complaint neg_angry_in_scope
+neg_read_with_amount neg_small_refund neg_under_limit neg_tool_success neg_recovered_failures
+neg_restated_once neg_loop_below_limit neg_different_intents""".split()
+for n in NEG:
+    REASON[n] = None
+
+
+def parse_msg(line, where):
+    tag, _, rest = line.partition("> ")
+    rest = rest.strip()
+    if tag == "c":
+        return {"role": "customer", "text": rest}
+    if tag == "a":
+        return {"role": "agent", "text": rest}
+    if tag == "t":
+        parts = [p.strip() for p in rest.split(" ~ ")]
+        if len(parts) != 4 or parts[2] not in ("ok", "err"):
+            sys.exit(f"bad tool line at {where}: {line!r}")
+        return {"role": "tool", "name": parts[0], "arguments": json.loads(parts[1]),
+                "ok": parts[2] == "ok", "output": parts[3]}
+    sys.exit(f"bad line at {where}: {line!r}")
+
+
+def load():
+    cases = {"dev": [], "holdout": []}
+    for path in sorted(glob.glob(os.path.join(HERE, "*.txt"))):
+        cat = split = None
+        cur = []
+        def flush():
+            if cur:
+                if cat is None:
+                    sys.exit(f"case outside a section in {path}")
+                cases[split].append((cat, list(cur)))
+                cur.clear()
+        for i, raw in enumerate(open(path, encoding="utf-8"), 1):
+            line = raw.rstrip("\n")
+            if line.startswith("#"):
+                continue
+            if line.startswith("@@"):
+                flush()
+                _, cat, split = line.split()
+                if cat not in REASON or split not in cases:
+                    sys.exit(f"unknown section {line!r} in {path}:{i}")
+                continue
+            if not line.strip():
+                flush()
+                continue
+            cur.append(parse_msg(line, f"{os.path.basename(path)}:{i}"))
+        flush()
+    return cases
+
+
+def main():
+    cases = load()
+    counts = {}
+    for split, items in cases.items():
+        name = {"dev": "hand-dev", "holdout": "hand-holdout"}[split]
+        with open(os.path.join(OUT, f"{name}.jsonl"), "w", encoding="utf-8") as f:
+            for n, (cat, msgs) in enumerate(items, 1):
+                r = REASON[cat]
+                rec = {"id": f"{name}-{n:05d}", "category": cat,
+                       "expect": {"handoff": r is not None, "reason": r},
+                       "conversation": {"domain": "billing", "messages": msgs}}
+                f.write(json.dumps(rec, ensure_ascii=False) + "\n")
+        counts[split] = collections.Counter(c for c, _ in items)
+    cats = sorted(set(counts["dev"]) | set(counts["holdout"]), key=lambda c: (REASON[c] is None, c))
+    print(f"{'category':28} {'dev':>5} {'hold':>5}")
+    for c in cats:
+        print(f"{c:28} {counts['dev'][c]:5} {counts['holdout'][c]:5}")
+    for s in ("dev", "holdout"):
+        neg = sum(v for k, v in counts[s].items() if REASON[k] is None)
+        tot = sum(counts[s].values())
+        print(s, "total", tot, "negatives", neg, f"({neg / max(tot, 1):.0%})")
+
+
+if __name__ == "__main__":
+    main()
