@@ -79,8 +79,35 @@ def load():
     return cases
 
 
+READ_VERBS = ("get_", "list_", "calculate_", "search_", "find_", "check_", "lookup_", "look_up_", "show_", "view_", "read_", "fetch_")
+
+
+def against_contract(cat, msgs):
+    """Why a case contradicts the README's contract, or None. Added by the coordinator after the
+    corpus was written (the brief was ambiguous): the decider's autonomous limit applies to the
+    `amount` argument of a write, so a value_threshold case needs a write tool line above 50.00;
+    a customer naming a larger sum in text is the agent's to act on (its write is then checked)."""
+    if cat != "value_threshold":
+        return None
+    for m in msgs:
+        amount = m.get("arguments", {}).get("amount") if m["role"] == "tool" else None
+        if isinstance(amount, (int, float)) and amount > 50 and not m["name"].startswith(READ_VERBS):
+            return None
+    return "value_threshold without a write above 50.00"
+
+
 def main():
     cases = load()
+    excluded = collections.Counter()
+    for split in cases:
+        kept = []
+        for cat, msgs in cases[split]:
+            why = against_contract(cat, msgs)
+            if why:
+                excluded[(split, why)] += 1
+            else:
+                kept.append((cat, msgs))
+        cases[split] = kept
     counts = {}
     for split, items in cases.items():
         name = {"dev": "hand-dev", "holdout": "hand-holdout"}[split]
@@ -100,6 +127,8 @@ def main():
         neg = sum(v for k, v in counts[s].items() if REASON[k] is None)
         tot = sum(counts[s].values())
         print(s, "total", tot, "negatives", neg, f"({neg / max(tot, 1):.0%})")
+    for (split, why), n in sorted(excluded.items()):
+        print(f"excluded from {split}: {n} ({why})")
 
 
 if __name__ == "__main__":
