@@ -23,7 +23,7 @@ import { classifierSignals } from './classifier-signals.js';
 import { defaultHandoffModel } from './handoff-model.js';
 import type { HandoffModel } from './handoff-classifier.js';
 import { toolSignals } from './tool-signals.js';
-import { AGENT_ALTERNATIVE, TAKE_HELP, WITHDRAW } from './withdrawal.js';
+import { AGENT_ALTERNATIVE, KEEP_WAITING, SELF_WITHDRAW, TAKE_HELP, UNREALISED_REQUEST, WITHDRAW } from './withdrawal.js';
 import { AGENT_FALLBACK, createIntentLog, intentVector, type IntentVector } from './intent-similarity.js';
 import { MEDICAL_HISTORY, MEDICAL_HYPERBOLE, SAFETY_FAMILIES } from './safety-lexicon.js';
 import { canonicalize } from './text-canon.js';
@@ -221,6 +221,7 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
       else if (DECLINE.test(whole)) found.push({ kind: 'human_declined', evidence: item.text.trim(), index, offset: 0 });
     }
     offerPending = false;
+    const afterAlternative = alternativePending;
     alternativePending = false;
     // Judged per message: one clause naming a capability ("refund W123, the duplicate one") covers
     // its neighbours, which are usually details of the same request.
@@ -270,6 +271,19 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
     }
     const upset = frustration(clauses, item.text, whole);
     if (upset) found.push({ kind: 'frustration', evidence: upset.text, index, offset: upset.start });
+    withdrawWithin(found, clauses, whole, index);
+    // After the agent stated the wait or offered its own help, a reply that goes on with the
+    // customer's business — no new request, no wish to wait, nothing upset — takes the help.
+    if (
+      afterAlternative &&
+      requestOpen &&
+      !withdrawn &&
+      !upset &&
+      !found.some((f) => f.kind === 'human_request' || f.kind === 'human_declined' || f.kind === 'safety') &&
+      !KEEP_WAITING.test(whole) &&
+      words(whole).length >= 2
+    )
+      found.push({ kind: 'human_declined', evidence: item.text.trim(), index, offset: 0 });
     // A message that asks for a person, raises safety, or only says thanks restates no intent.
     const closing = GRATITUDE.test(whole) && !STILL_A_PROBLEM.test(whole);
     if (!closing && !found.some((s) => s.kind === 'human_request' || s.kind === 'safety')) {
@@ -294,6 +308,24 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
     signals.push(...found);
   });
   return signals;
+}
+
+/**
+ * A request for a person called off later in the same message ("a human please. actually no,
+ * you'll do"), or one that was only ever an intention ("I was going to ask for a person but …"):
+ * a refusal after it, so the request does not stand.
+ */
+function withdrawWithin(found: Signal[], clauses: readonly Clause[], whole: string, index: number): void {
+  const requests = found.filter((f) => f.kind === 'human_request' && f.index === index);
+  if (requests.length === 0) return;
+  const last = Math.max(...requests.map((r) => r.offset));
+  if (UNREALISED_REQUEST.test(whole)) {
+    found.push({ kind: 'human_declined', evidence: requests[requests.length - 1]!.evidence, index, offset: last + 1 });
+    return;
+  }
+  const first = Math.min(...requests.map((r) => r.offset));
+  const off = clauses.find((c) => c.start > first && SELF_WITHDRAW.test(c.norm.trim()));
+  if (off && off.start > last) found.push({ kind: 'human_declined', evidence: off.text, index, offset: off.start });
 }
 
 /**

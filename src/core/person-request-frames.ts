@@ -133,6 +133,31 @@ export const EXTRA_REQUEST_FRAMES: readonly RequestFrame[] = [
     `\\b(?:check|speak|confer|consult) with (?:some|any)(?:one|body) (?:in|from|at|on) (?:the|your) (?:office|team|department|billing|back office|side)`,
   ),
   frame('queue_for_person', `\\b(?:put|add|place|get) me (?:in|into|on|onto) (?:the |a |your )?(?:queue|line|waiting list)\\b`),
+  // A call back: only a person can phone ("call me", "can u just ring me instead", "set up a call back").
+  frame(
+    'call_me',
+    `(?:^|\\b(?:please|pls|plz|can you|could you|can u|could u|would you|will you|just|then|instead|so|rather))\\s*(?:just\\s+|please\\s+|pls\\s+)?(?:call|ring|phone)\\s+me\\b(?!\\s+(?:a|an)\\b)(?!\\s+(?:by|as)\\b)`,
+  ),
+  frame(
+    'call_back',
+    `\\b(?:request|book|arrange|set up|schedule|want|need|like|get|have|organise|organize)\\s+(?:me\\s+)?(?:a\\s+)?(?:call\\s*-?\\s*back|callback|phone call back)\\b`,
+  ),
+  frame('someone_rings', `\\b(?:some|any)(?:one|body)\\s+(?:to\\s+)?(?:calls?|rings?|phones?)\\s+me\\b`),
+  // "is there anyone with a brain I can talk to", "so there's nobody I can talk to?", "surely there's somebody who can look at this"
+  frame(
+    'anyone_who_can',
+    `\\b(?:is there|isn't there|isnt there|there's|theres|there is|there are)\\s+(?:really\\s+)?(?:no\\s?one|nobody|no person|any(?:one|body)|some(?:one|body)|people)\\b[^.?!]{0,50}?\\b(?:i can|i could|to|who can|who could|that can|who is able to)\\s+(?:talk|speak|chat|look|read|deal|sort|handle|fix|explain|check)\\b`,
+  ),
+  // "pass this to whoever is your boss", "let me talk to whoever handles the complicated stuff"
+  frame(
+    'to_whoever',
+    `\\b(?:pass|send|give|forward|escalate|hand|put)\\s+(?:this|it|me|my case)\\s+(?:on\\s+)?to\\s+whoever\\b|\\b(?:talk|speak|chat)\\s+(?:to|with)\\s+whoever\\b`,
+  ),
+  // "can someone who isn't a machine explain this", "who's next in line that's not a bot"
+  frame(
+    'not_a_bot',
+    `\\b(?:some|any)(?:one|body)\\s+(?:who|that)\\s*(?:is|'s)?\\s*(?:not|isn't|isnt|is not|aren't)\\s+(?:a\\s+|an\\s+)?(?:bot|machine|robot|computer|ai|program|chatbot)\\b|\\b(?:who|one)(?:'s| is)? next in line\\b`,
+  ),
   frame('hand_it_over', `\\bhand (?:it|this|me|the case) over\\b`),
   frame('a_real_one', `\\b(?:like|want|need|prefer) (?:a|an) (?:${QUAL}) one\\b`),
   frame(

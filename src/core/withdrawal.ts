@@ -52,5 +52,53 @@ export const TAKE_HELP = new RegExp(
     '\\bif you can (?:fix|do|sort|help)\\b',
     '\\b(?:please )?do it (?:now|here|yourself|then)\\b',
     '\\b(?:check|resend|send|update|look at|fix|sort|process|change|refund) (?:it|that|this|them|the \\w+|my \\w+)(?: then| now| please)?\\b',
+    '\\b(?:straight away|right away|right now|now)(?: is| then| please)?(?: fine| better| ok| good)?$',
+    '^(?:now|now then|here|here then)\\b',
+    "\\b(?:i'll|i will|let me|ill) give (?:you|it) a (?:try|go|shot)\\b",
+    '\\b(?:have|give it|take) a (?:go|look|try|shot)\\b',
+    '\\b(?:help|try) (?:me )?(?:first|now|here)\\b',
+    '\\b(?:ok|okay|fine|alright|sure|yes|yeah|go on)[, ]+(?:then[, ]+)?(?:try|you try|have a go|go for it)\\b',
+  ].join('|'),
+);
+
+/**
+ * Calling off, in the same message, a request for a person made earlier in it: "can I talk to a
+ * human? actually wait, never mind", "I want a person. Hmm, no, let's just try you first",
+ * "put me through. On second thought, don't". Read on the clauses after the request.
+ */
+export const SELF_WITHDRAW = new RegExp(
+  [
+    '\\bnever ?mind\\b',
+    '\\bscratch that\\b',
+    '\\bon second thoughts?\\b',
+    '\\b(?:actually|hmm|wait|no wait|lol)[, ]+(?:no|nah|not)\\b',
+    '^(?:no|nah|hmm,? no|actually no)[,.!]*$',
+    '\\bmaybe not\\b',
+    "\\b(?:you'll|you will|you can|you could|you should) (?:probably |prob |likely )?(?:do|manage|handle this|handle it|sort (?:it|this))\\b",
+    "\\b(?:let's|lets|let me) (?:just )?(?:try|ask) (?:you|this|here)\\b",
+    '\\btry you first\\b',
+    "\\b(?:it's|its|it is) (?:fine|ok|okay)\\b",
+    "^(?:don't|do not|dont)\\b",
+  ].join('|'),
+);
+
+/**
+ * A request for a person that was never made, or was settled: "I was going to ask for a person
+ * but …", "I was about to demand a supervisor but …", "I asked for a person earlier but you fixed it".
+ */
+export const UNREALISED_REQUEST =
+  /\b(?:i was (?:going|gonna|about) to|i (?:almost|nearly) (?:asked|demanded|called|rang)|i (?:asked|wanted|was asking) (?:for|to)\b[^.?!]{0,40}\b(?:earlier|before|at first)\b[^.?!]{0,30}\bbut)\b/;
+
+/**
+ * After the agent stated the wait or offered its own help, the customer saying they will wait or
+ * want the transfer: the request stands.
+ */
+export const KEEP_WAITING = new RegExp(
+  [
+    "\\b(?:i'll|i will|ill|i can|i don't mind|happy to|ok i'll|fine i'll|i'd rather|id rather) (?:just )?(?:wait|hold|queue)\\b",
+    '\\b(?:put me through|transfer me|connect me|queue me|add me to the queue|pass me on|get me (?:a|the|someone))\\b',
+    '\\b(?:yes|yeah|ok|okay|sure|fine|please)[, ]+(?:please )?(?:connect|transfer|do that|put me|the (?:human|person|queue))\\b',
+    '^(?:yes|yes please|yeah|yep|ok|okay|sure|fine|please|pls)[.! ]*$',
+    '\\b(?:wait|queue|minutes?|mins?|hours?|human|person|agent|someone|somebody|manager|supervisor|staff|transfer)\\b',
   ].join('|'),
 );
