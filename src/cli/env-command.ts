@@ -56,7 +56,8 @@ export interface EnvServeOptions {
   monitor?: boolean;
   monitorDir?: string;
   monitorWindow?: number;
-  monitorTrendSteps?: number;
+  /** Comma-separated windows, shortest first. */
+  monitorTrendSteps?: string;
   monitorZ?: number;
   monitorMinRise?: number;
 }
@@ -65,6 +66,12 @@ export interface EnvServeOptions {
 export function defaultMonitorDir(opts: Pick<EnvServeOptions, 'domain' | 'tasks' | 'split'>, now: Date): string {
   const stamp = now.toISOString().replace(/[:.]/g, '-');
   return join('runs', 'monitor', `${opts.domain}-${opts.tasks}-${opts.split}-${stamp}`);
+}
+
+/** `--monitor-trend-steps 10,20`: the windows, and the noise measured over at least 50 steps (or the longest window). */
+function trendWindows(list: string): { trendSteps: number[]; noiseSteps: number } {
+  const trendSteps = list.split(',').map((w) => Number(w.trim()));
+  return { trendSteps, noiseSteps: Math.max(50, ...trendSteps.filter(Number.isFinite)) };
 }
 
 /** The training monitor `baton env serve` runs (unless --no-monitor), writing to its folder and logging its alerts. */
@@ -77,9 +84,7 @@ function trainingMonitor(opts: EnvServeOptions, reward: string): { monitor: Trai
       config: {
         ...(opts.monitorWindow !== undefined ? { windowEpisodes: opts.monitorWindow } : {}),
         detector: {
-          ...(opts.monitorTrendSteps !== undefined
-            ? { trendSteps: opts.monitorTrendSteps, noiseSteps: Math.max(50, opts.monitorTrendSteps) }
-            : {}),
+          ...(opts.monitorTrendSteps !== undefined ? trendWindows(opts.monitorTrendSteps) : {}),
           ...(opts.monitorZ !== undefined ? { z: opts.monitorZ } : {}),
           ...(opts.monitorMinRise !== undefined ? { minRise: opts.monitorMinRise } : {}),
         },

@@ -503,7 +503,7 @@ program
   .option('--no-monitor', 'no training monitor (no /monitor, /metrics, nor its file)')
   .option('--monitor-dir <dir>', "the training monitor's folder (default runs/monitor/<domain>-<tasks>-<split>-<UTC time>)")
   .option('--monitor-window <n>', 'episodes per training step until the trainer declares its steps (POST /monitor/step)', positive, 64)
-  .option('--monitor-trend-steps <n>', "the loophole detector's sliding window, in steps", positive, 10)
+  .option('--monitor-trend-steps <list>', "the loophole detector's sliding windows, in steps, shortest first", '10,20')
   .option('--monitor-z <z>', 'the z a trend must reach to count (one-sided)', Number, 4)
   .option('--monitor-min-rise <share>', 'the smallest climb over the window that counts, as a share (0.05: five points)', Number, 0.05)
   .addHelpText(

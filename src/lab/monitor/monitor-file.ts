@@ -34,6 +34,7 @@ export const StepFiguresSchema = z.object({
   citation_rate: ShareSchema,
   reward: z.number().nullable(),
   components: z.record(z.string(), z.number()),
+  covariance_with_success: z.object({ handoff_rate: z.number(), over_escalation: z.number() }),
 });
 
 const TrendSchema = z.object({
@@ -74,7 +75,12 @@ export const MonitorAlertSchema = z.object({
 
 const ConfigSchema = z.object({
   windowEpisodes: z.number().int().positive(),
-  detector: z.object({ trendSteps: z.number().int(), z: z.number(), minRise: z.number(), noiseSteps: z.number().int() }),
+  detector: z.object({
+    trendSteps: z.array(z.number().int()).readonly(),
+    z: z.number(),
+    minRise: z.number(),
+    noiseSteps: z.number().int(),
+  }),
 });
 
 export const MonitorLineSchema = z.discriminatedUnion('type', [

@@ -37,6 +37,12 @@ export interface StepFigures {
   reward: number | null;
   /** The mean of each numeric reward component, over the episodes that carry it. */
   components: Record<string, number>;
+  /**
+   * The covariance of each watched rate with success within the step (the delta method over its
+   * episodes): the rates are of the same episodes — an unnecessary hand-off usually fails its task
+   * — so the variance of their difference is not the sum of theirs.
+   */
+  covariance_with_success: { handoff_rate: number; over_escalation: number };
 }
 
 const share = (num: number, den: number): Share => ({ num, den, rate: ratioOf(num, den) });
@@ -73,6 +79,9 @@ export function stepFigures(step: number, episodes: readonly MonitoredEpisode[])
   }
   const positives = counts.tp + counts.fn;
   const negatives = counts.fp + counts.tn;
+  const successRate = ratioOf(successes, scored);
+  const handoffRate = ratioOf(counts.tp + counts.fp, episodes.length);
+  const overRate = ratioOf(counts.fp, negatives);
   const components = Object.fromEntries(
     [...componentSums].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, c]) => [name, c.sum / c.n]),
   );
@@ -90,5 +99,31 @@ export function stepFigures(step: number, episodes: readonly MonitoredEpisode[])
     citation_rate: share(cited, events),
     reward: ratioOf(rewardSum, episodes.length),
     components,
+    covariance_with_success: covariances(episodes, successRate, handoffRate, overRate, scored, negatives),
   };
+}
+
+/**
+ * Cov(rate, success) of one step by the delta method: each rate is a ratio of counts over the
+ * step's N episodes, its influence per episode `(x − rate·u) / mean(u)` (x: counted, u: in its
+ * base), and the covariance of two ratios `Σ ψ₁ψ₂ / N²`. Zero when a rate has no base.
+ */
+function covariances(
+  episodes: readonly MonitoredEpisode[],
+  success: number | null,
+  handoff: number | null,
+  over: number | null,
+  scored: number,
+  negatives: number,
+): StepFigures['covariance_with_success'] {
+  const n = episodes.length;
+  if (success === null || n === 0) return { handoff_rate: 0, over_escalation: 0 };
+  let handoffSum = 0;
+  let overSum = 0;
+  for (const e of episodes) {
+    const psiSuccess = e.scored ? ((e.success === true ? 1 : 0) - success) / (scored / n) : 0;
+    if (handoff !== null) handoffSum += ((e.transferred ? 1 : 0) - handoff) * psiSuccess;
+    if (over !== null && !e.should_transfer) overSum += (((e.transferred ? 1 : 0) - over) / (negatives / n)) * psiSuccess;
+  }
+  return { handoff_rate: handoffSum / (n * n), over_escalation: overSum / (n * n) };
 }

@@ -185,7 +185,12 @@ export class TrainingMonitor {
 
   /** Records finished episodes that had no watch from their reset (the tests' scripted runs, a replay). */
   record(episodes: readonly MonitoredEpisode[]): void {
-    for (const episode of episodes) this.started().finished(episode);
+    for (const episode of episodes) {
+      this.#finished += 1;
+      (this.#open.at(-1) as OpenStep).episodes.push(episode);
+      if (this.#source === 'episodes' && (this.#open[0] as OpenStep).episodes.length >= this.config.windowEpisodes) this.#advance();
+    }
+    this.#advance();
   }
 
   /**
@@ -277,18 +282,22 @@ export class TrainingMonitor {
     return this.#closed;
   }
 
-  snapshot(): MonitorSnapshot {
+  /** The step filling: in window mode every episode in flight will land in it. */
+  #current(): MonitorSnapshot['current'] {
     const filling = this.#open.at(-1) as OpenStep;
+    const inFlight = this.#source === 'episodes' ? this.#inFlight : filling.inFlight;
+    if (filling.episodes.length === 0 && inFlight === 0) return null;
+    return { ...stepFigures(filling.step, filling.episodes), in_flight: inFlight };
+  }
+
+  snapshot(): MonitorSnapshot {
     return {
       version: MONITOR_VERSION,
       config: this.config,
       source: this.#source,
       episodes: { finished: this.#finished, abandoned: this.#abandoned, in_flight: this.#inFlight },
       steps: [...this.#closed],
-      current:
-        filling.episodes.length > 0 || filling.inFlight > 0
-          ? { ...stepFigures(filling.step, filling.episodes), in_flight: filling.inFlight }
-          : null,
+      current: this.#current(),
       alerts: this.#alerts.map((a) => ({ ...a })),
       findings: { ...this.#findings },
     };

@@ -50,18 +50,25 @@ export interface Trend {
 export interface Series {
   terms: readonly (readonly RatePoint[])[];
   signs: readonly number[];
+  /** For a difference: the two rates' covariance within each step (same order), subtracted twice from its variance. */
+  covariance?: readonly number[];
 }
 
 /** A rate on its own. */
 export const single = (points: readonly RatePoint[]): Series => ({ terms: [points], signs: [1] });
-/** `a − b`, step by step. */
-export const difference = (a: readonly RatePoint[], b: readonly RatePoint[]): Series => ({ terms: [a, b], signs: [1, -1] });
+/** `a − b`, step by step, with their covariance within each step (0 if not given). */
+export const difference = (a: readonly RatePoint[], b: readonly RatePoint[], covariance?: readonly number[]): Series => ({
+  terms: [a, b],
+  signs: [1, -1],
+  ...(covariance ? { covariance } : {}),
+});
 
 /** Keeps the steps where every term has a base (den > 0). */
 function defined(series: Series): Series {
   const first = series.terms[0] ?? [];
   const keep = first.map((_, i) => series.terms.every((t) => (t[i]?.den ?? 0) > 0));
-  return { terms: series.terms.map((t) => t.filter((_, i) => keep[i])), signs: series.signs };
+  const covariance = series.covariance?.filter((_, i) => keep[i]);
+  return { terms: series.terms.map((t) => t.filter((_, i) => keep[i])), signs: series.signs, ...(covariance ? { covariance } : {}) };
 }
 
 const valueAt = (series: Series, i: number) =>
@@ -81,9 +88,16 @@ function pooledVariances(series: Series, from: number, to: number): number[] {
   });
 }
 
-/** The binomial-model variance of the series' value at point i, the terms' variances pooled as given. */
-const varianceAt = (series: Series, pooled: readonly number[], i: number) =>
-  series.terms.reduce((sum, t, k) => sum + (pooled[k] as number) / (t[i] as RatePoint).den, 0);
+/**
+ * The binomial-model variance of the series' value at point i, the terms' variances pooled as
+ * given, less twice the terms' covariance for a difference — never below a tenth of the sum of
+ * the terms' variances (a covariance estimated from few episodes can be too large).
+ */
+function varianceAt(series: Series, pooled: readonly number[], i: number): number {
+  const independent = series.terms.reduce((sum, t, k) => sum + (pooled[k] as number) / (t[i] as RatePoint).den, 0);
+  const covariance = series.covariance?.[i] ?? 0;
+  return Math.max(independent / 10, independent - 2 * covariance);
+}
 
 /**
  * The noise factor φ ≥ 1 of a series: the mean of its squared second differences, each over its
