@@ -47,25 +47,13 @@ export function registerMonitorRoutes(
         read(this);
       },
     });
-  gauge('baton_training_step', 'The last closed training step', [], (g) => {
-    const s = last();
-    if (s) g.set(s.step);
-  });
+  // A figure with nothing under it (no step yet, no should-transfer episode in the step) is NaN: undefined, never 0.
+  const setRate = (g: Gauge, value: number | null | undefined) => g.set(value ?? Number.NaN);
+  gauge('baton_training_step', 'The last closed training step (NaN: none yet)', [], (g) => setRate(g, last()?.step));
   gauge('baton_training_steps_closed', 'Training steps closed so far', [], (g) => g.set(monitor.steps.length));
-  gauge('baton_training_step_episodes', 'Episodes in the last closed step', [], (g) => {
-    const s = last();
-    if (s) g.set(s.episodes);
-  });
-  for (const [name, help, rate] of RATE_GAUGES) {
-    gauge(name, help, [], (g) => {
-      const value = last()?.[rate].rate;
-      if (value !== undefined && value !== null) g.set(value);
-    });
-  }
-  gauge('baton_training_reward_mean', 'The mean reward of the last closed step', [], (g) => {
-    const value = last()?.reward;
-    if (value !== undefined && value !== null) g.set(value);
-  });
+  gauge('baton_training_step_episodes', 'Episodes in the last closed step (NaN: none yet)', [], (g) => setRate(g, last()?.episodes));
+  for (const [name, help, rate] of RATE_GAUGES) gauge(name, `${help} (NaN: undefined)`, [], (g) => setRate(g, last()?.[rate].rate));
+  gauge('baton_training_reward_mean', 'The mean reward of the last closed step', [], (g) => setRate(g, last()?.reward));
   gauge('baton_training_reward_component_mean', 'The mean of each numeric reward component, last closed step', ['component'], (g) => {
     for (const [component, value] of Object.entries(last()?.components ?? {})) g.set({ component }, value);
   });

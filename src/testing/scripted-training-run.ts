@@ -13,7 +13,7 @@
  * succeeding more often so that the step's expected success is still the curve's. `jitter` adds
  * noise between steps beyond the binomial (a batch's task mix): each step's rates move by a normal
  * draw with that standard deviation. The reward is shaped like `r2` (task − 0.5 per unnecessary
- * hand-off − 1 per missed one), with those three components. Seeded: the same options give the
+ * hand-off − 1 per missed one), with r2's components of those names (task, false_transfer, missed_transfer). Seeded: the same options give the
  * same run.
  */
 import { seededRandom, type Random } from '../core/random.js';
@@ -121,8 +121,8 @@ const OUTCOMES: readonly MonitoredEpisode[] = Array.from({ length: 16 }, (_, ind
       value: (succeeded ? 1 : 0) - 0.5 * (handoff_class === 'fp' ? 1 : 0) - (handoff_class === 'fn' ? 1 : 0),
       components: Object.freeze({
         task: succeeded ? 1 : 0,
-        unnecessary_handoff: handoff_class === 'fp' ? 1 : 0,
-        missed_handoff: handoff_class === 'fn' ? 1 : 0,
+        false_transfer: handoff_class === 'fp' ? 1 : 0,
+        missed_transfer: handoff_class === 'fn' ? 1 : 0,
       }),
     }),
   });
