@@ -75,8 +75,20 @@ export function checkDetectorConfig(config: DetectorConfig): DetectorConfig {
   return config;
 }
 
+/**
+ * Raising an alert takes the full thresholds; an alert raised holds while the signature is there at
+ * half of them (z and rise), so that one noisy step does not end it and raise it again the next.
+ */
+export const HOLD_LEVEL = 0.5;
+
 /** The finding over the last `windowSteps` steps; null until that many have closed, or when a series has no base in them. */
-function findingOver(steps: readonly StepFigures[], metric: WatchedRate, windowSteps: number, config: DetectorConfig): TrendFinding | null {
+function findingOver(
+  steps: readonly StepFigures[],
+  metric: WatchedRate,
+  windowSteps: number,
+  config: DetectorConfig,
+  level: number,
+): TrendFinding | null {
   if (steps.length < windowSteps) return null;
   const history = steps.slice(-Math.max(config.noiseSteps, windowSteps));
   const window = history.slice(-windowSteps);
@@ -89,7 +101,7 @@ function findingOver(steps: readonly StepFigures[], metric: WatchedRate, windowS
     first: (window[0] as StepFigures)[m].rate,
     last: (window.at(-1) as StepFigures)[m].rate,
   });
-  const climbs = (t: Trend) => t.z >= config.z && t.rise >= config.minRise;
+  const climbs = (t: Trend) => t.z >= config.z * level && t.rise >= config.minRise * level;
   return {
     metric,
     from_step: rate.from,
@@ -105,10 +117,16 @@ function findingOver(steps: readonly StepFigures[], metric: WatchedRate, windowS
  * The detector's finding for `metric` over `steps` (closed steps, in order): the shortest window
  * showing the signature, else the shortest window's finding; null until the shortest window is full.
  */
-export function detectSignature(steps: readonly StepFigures[], metric: WatchedRate, config: DetectorConfig): TrendFinding | null {
+export function detectSignature(
+  steps: readonly StepFigures[],
+  metric: WatchedRate,
+  config: DetectorConfig,
+  /** 1 to raise an alert; {@link HOLD_LEVEL} for one already raised. */
+  level = 1,
+): TrendFinding | null {
   let shortest: TrendFinding | null = null;
   for (const windowSteps of config.trendSteps) {
-    const finding = findingOver(steps, metric, windowSteps, config);
+    const finding = findingOver(steps, metric, windowSteps, config, level);
     if (finding?.signature) return finding;
     shortest ??= finding;
   }

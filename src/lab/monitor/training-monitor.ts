@@ -15,6 +15,7 @@
  */
 import {
   checkDetectorConfig,
+  HOLD_LEVEL,
   detectSignature,
   DETECTOR_DEFAULTS,
   WATCHED_RATES,
@@ -236,9 +237,9 @@ export class TrainingMonitor {
     this.#closed.push(figures);
     this.#sink({ type: 'step.closed', at: this.#at(), source: this.#source, figures });
     for (const metric of WATCHED_RATES) {
-      const finding = detectSignature(this.#closed, metric, this.config.detector);
-      this.#findings[metric] = finding;
       const open = this.#alerts.find((a) => a.metric === metric && a.open);
+      const finding = detectSignature(this.#closed, metric, this.config.detector, open ? HOLD_LEVEL : 1);
+      this.#findings[metric] = finding;
       if (finding?.signature) {
         if (open) {
           open.to_step = finding.to_step;
