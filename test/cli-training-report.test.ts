@@ -54,16 +54,15 @@ describe('baton report --training', () => {
       'curve-reward',
       'curve-components',
     ]);
-    const over = document.querySelector('#curve-over-escalation') as Element;
-    expect(over.querySelectorAll('svg').length).toBeGreaterThan(0);
+    const count = (selector: string) => document.querySelectorAll(selector).length;
+    expect(count('#curve-over-escalation svg')).toBeGreaterThan(0);
     // 60 steps drawn as a line with a dot per step; the alert window as a shaded rectangle.
-    expect(over.querySelectorAll('circle').length).toBe(60);
-    expect(over.querySelectorAll('rect[fill="#c62828"], g[fill="#c62828"] rect').length).toBeGreaterThan(0);
-    expect(over.querySelector('figcaption')?.textContent).toMatch(/Shaded: the steps of alert_\d/);
+    expect(count('#curve-over-escalation circle')).toBe(60);
+    expect(count('#curve-over-escalation g[fill="#c62828"] rect')).toBeGreaterThan(0);
+    expect(document.querySelector('#curve-over-escalation figcaption')?.textContent).toMatch(/Shaded: the steps of alert_\d/);
     // Curves without alerts of their own are not shaded.
-    expect((document.querySelector('#curve-missed') as Element).querySelectorAll('g[fill="#c62828"] rect').length).toBe(0);
-    const alert = document.querySelector('div.alert') as Element;
-    expect(alert.textContent).toMatch(/steps \d+–\d+.*climbed from \d+\.\d% to \d+\.\d%/s);
+    expect(count('#curve-missed g[fill="#c62828"] rect')).toBe(0);
+    expect(document.querySelector('div.alert')?.textContent).toMatch(/steps \d+–\d+.*climbed from \d+\.\d% to \d+\.\d%/s);
     expect(document.querySelectorAll('table.steps tbody tr').length).toBe(30);
     // What the file says is escaped, never markup.
     expect(document.querySelector('p.sub')?.textContent).toContain('<scripted & escaped>');
