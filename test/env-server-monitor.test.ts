@@ -4,7 +4,8 @@
  * of episodes, then the trainer's own steps (POST /monitor/step) — whose figures GET /monitor (JSON)
  * and GET /metrics (Prometheus text) carry and the monitor's file keeps.
  */
-import { mkdtempSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -235,6 +236,58 @@ describe('an alert on the environment server', () => {
       );
     } finally {
       await app.close();
+    }
+  }, 60_000);
+});
+
+describe('baton env serve (dist/) with its monitor', () => {
+  const bin = join(import.meta.dirname, '..', 'bin', 'baton.js');
+
+  it('serves the monitor of the episodes played, writes its folder, and says where', async () => {
+    const monitorDir = join(mkdtempSync(join(tmpdir(), 'baton-env-serve-monitor-')), 'run');
+    const child = spawn(
+      process.execPath,
+      [bin, 'env', 'serve', '--domain', 'billing', '--port', '0', '--checks', 'off', '--monitor-window', '1', '--monitor-dir', monitorDir],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    try {
+      let err = '';
+      const address = await new Promise<string>((resolve, reject) => {
+        child.stderr.on('data', (chunk: Buffer) => {
+          err += chunk.toString('utf8');
+          const found = /training monitor at (http:\/\/[^\s]+)\/monitor .* writing ([^\n]+)\n/.exec(err);
+          if (found?.[1]) resolve(found[1]);
+        });
+        child.once('exit', () => reject(new Error(`exited: ${err}`)));
+      });
+      expect(err).toContain(`steps of 1 episodes until POST /monitor/step; writing ${join(monitorDir, MONITOR_FILE)}`);
+      expect(existsSync(monitorDir)).toBe(false); // nothing written before a step closes
+      const client = await connect(`${address.replace(/^http/, 'ws')}/ws`);
+      const last = await playOracle(client, 'billing_020');
+      client.close();
+      const snapshot = (await json(address, '/monitor')).body as unknown as MonitorSnapshot & { file: string };
+      expect(snapshot.steps).toHaveLength(1);
+      expect(snapshot.steps[0]).toMatchObject({ step: 1, episodes: 1, reward: last.reward });
+      expect(snapshot.file).toBe(join(monitorDir, MONITOR_FILE));
+      expect(readMonitorRun(monitorDir)).toMatchObject({ about: { domain: 'billing', tasks: 'main', split: 'train', reward: 'r2' } });
+    } finally {
+      child.kill('SIGTERM');
+    }
+  }, 60_000);
+
+  it('refuses a bad monitor flag before it starts, saying which', async () => {
+    for (const [flag, value, message] of [
+      ['--monitor-z', 'abc', /--monitor-\*: the trend z threshold must be positive/],
+      ['--monitor-trend-steps', '20,10', /shortest first/],
+      ['--monitor-min-rise', '2', /minimum rise must be a share/],
+    ] as const) {
+      const bad = spawn(process.execPath, [bin, 'env', 'serve', '--domain', 'billing', '--port', '0', flag, value], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let text = '';
+      bad.stderr.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      expect(await new Promise((resolve) => bad.once('exit', resolve))).toBe(2);
+      expect(text).toMatch(message);
     }
   }, 60_000);
 });

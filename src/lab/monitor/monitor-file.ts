@@ -101,13 +101,22 @@ const _steps: z.infer<typeof StepFiguresSchema> = {} as StepFigures;
 void _line;
 void _steps;
 
-/** A sink that appends each line to `dir/monitor.jsonl` (the folder is made at the first line). */
+/**
+ * A sink that appends each line to `dir/monitor.jsonl`. The folder and the file are made when the
+ * first step closes (the start line waits for it), so a server that served no step leaves nothing.
+ */
 export function monitorFileSink(dir: string): (line: MonitorLine) => void {
   const path = join(dir, MONITOR_FILE);
-  let made = false;
+  let waiting: MonitorLine[] | null = [];
   return (line) => {
-    if (!made) mkdirSync(dir, { recursive: true });
-    made = true;
+    if (waiting !== null) {
+      waiting.push(line);
+      if (line.type === 'monitor.started') return;
+      mkdirSync(dir, { recursive: true });
+      appendFileSync(path, waiting.map((l) => `${JSON.stringify(l)}\n`).join(''));
+      waiting = null;
+      return;
+    }
     appendFileSync(path, `${JSON.stringify(line)}\n`);
   };
 }

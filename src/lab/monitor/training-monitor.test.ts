@@ -123,13 +123,17 @@ describe('alerts and the file', () => {
     const dir = mkdtempSync(join(tmpdir(), 'baton-monitor-'));
     expect(() => readMonitorRun(dir)).toThrow(/no such file/);
     const sink = monitorFileSink(dir);
-    new TrainingMonitor({ sink }).record([WIN]);
+    const monitor = new TrainingMonitor({ sink, config: { windowEpisodes: 2 } });
+    monitor.record([WIN]);
+    expect(() => readMonitorRun(dir)).toThrow(/no such file/); // nothing is written before a step closes
+    monitor.record([WIN]);
     const path = join(dir, MONITOR_FILE);
     const good = readFileSync(path, 'utf8');
+    expect(readMonitorRun(dir).steps).toHaveLength(1);
     writeFileSync(path, `${good}{"type":"step.closed","at":"x","source":"episodes","figures":{"step":-1}}\n`);
-    expect(() => readMonitorRun(dir)).toThrow(/monitor\.jsonl:2: not a monitor line of version 1/);
+    expect(() => readMonitorRun(dir)).toThrow(/monitor\.jsonl:3: not a monitor line of version 1/);
     writeFileSync(path, `${good}not json\n`);
-    expect(() => readMonitorRun(dir)).toThrow(/:2: not JSON/);
+    expect(() => readMonitorRun(dir)).toThrow(/:3: not JSON/);
     writeFileSync(path, '');
     expect(() => readMonitorRun(dir)).toThrow(/empty/);
   });
