@@ -163,9 +163,10 @@ describe('the training monitor on the environment server', () => {
     expect(metric('baton_training_missed_handoffs')).toBeNaN(); // no positive in step 10: undefined, not 0
     expect(metric('baton_training_reward_mean')).toBe(needless.reward);
     expect(metric('baton_training_reward_component_mean', { component: 'false_transfer' })).toBe(1);
-    expect(metric('baton_training_episodes', { state: 'finished' })).toBe(3);
-    expect(metric('baton_training_episodes', { state: 'abandoned' })).toBe(1);
-    expect(metric('baton_training_alerts', { metric: 'over_escalation' })).toBe(0);
+    expect(metric('baton_training_episodes_total', { state: 'finished' })).toBe(3);
+    expect(metric('baton_training_episodes_total', { state: 'abandoned' })).toBe(1);
+    expect(metric('baton_training_episodes_in_flight')).toBe(0);
+    expect(metric('baton_training_alerts_total', { metric: 'over_escalation' })).toBe(0);
     expect(metric('baton_training_alert_active', { metric: 'handoff_rate' })).toBe(0);
 
     // The file holds what was served.
@@ -228,7 +229,7 @@ describe('an alert on the environment server', () => {
       expect(alert?.message).toMatch(/^over-escalation climbed from .* over steps \d+–\d+ .* while success went from/);
       expect(snapshot.findings.over_escalation?.signature).toBe(true);
       const metric = await scrape(at);
-      expect(metric('baton_training_alerts', { metric: 'over_escalation' })).toBe(1);
+      expect(metric('baton_training_alerts_total', { metric: 'over_escalation' })).toBe(1);
       expect(metric('baton_training_alert_active', { metric: 'over_escalation' })).toBe(1);
       expect(metric('baton_training_trend_z', { metric: 'over_escalation', series: 'difference' })).toBeGreaterThanOrEqual(4);
       expect(lines.filter((l) => l.startsWith('ALERT'))).toEqual(

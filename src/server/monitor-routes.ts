@@ -7,7 +7,7 @@
  * (127.0.0.1 unless `--host` says otherwise), as `/ws` and `/mcp` do.
  */
 import type { FastifyInstance } from 'fastify';
-import { Gauge, Registry } from 'prom-client';
+import { Counter, Gauge, Registry } from 'prom-client';
 import { z } from 'zod';
 import { clipEchoes } from '../core/index.js';
 import { WATCHED_RATES, type StepFigures, type TrainingMonitor } from '../lab/monitor/index.js';
@@ -57,14 +57,28 @@ export function registerMonitorRoutes(
   gauge('baton_training_reward_component_mean', 'The mean of each numeric reward component, last closed step', ['component'], (g) => {
     for (const [component, value] of Object.entries(last()?.components ?? {})) g.set({ component }, value);
   });
-  gauge('baton_training_episodes', 'Episodes by how they ended (finished, abandoned) or in flight', ['state'], (g) => {
+  // Counts that only grow are counters; each scrape reads them from the monitor.
+  const counter = (name: string, help: string, labelNames: string[], read: (c: Counter) => void) =>
+    new Counter({
+      name,
+      help,
+      labelNames,
+      registers: [registry],
+      collect() {
+        this.reset();
+        read(this);
+      },
+    });
+  counter('baton_training_episodes_total', 'Episodes by how they ended: finished (counted in a step) or abandoned', ['state'], (c) => {
     const e = monitor.snapshot().episodes;
-    g.set({ state: 'finished' }, e.finished);
-    g.set({ state: 'abandoned' }, e.abandoned);
-    g.set({ state: 'in_flight' }, e.in_flight);
+    c.inc({ state: 'finished' }, e.finished);
+    c.inc({ state: 'abandoned' }, e.abandoned);
   });
-  gauge('baton_training_alerts', 'Loophole alerts raised so far, by watched rate', ['metric'], (g) => {
-    for (const metric of WATCHED_RATES) g.set({ metric }, monitor.alerts.filter((a) => a.metric === metric).length);
+  gauge('baton_training_episodes_in_flight', 'Episodes reset and not yet finished or abandoned', [], (g) =>
+    g.set(monitor.snapshot().episodes.in_flight),
+  );
+  counter('baton_training_alerts_total', 'Loophole alerts raised so far, by watched rate', ['metric'], (c) => {
+    for (const metric of WATCHED_RATES) c.inc({ metric }, monitor.alerts.filter((a) => a.metric === metric).length);
   });
   gauge('baton_training_alert_active', '1 while the loophole signature holds for the watched rate, else 0', ['metric'], (g) => {
     for (const metric of WATCHED_RATES) g.set({ metric }, monitor.alerts.some((a) => a.metric === metric && a.open) ? 1 : 0);
