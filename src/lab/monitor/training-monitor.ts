@@ -9,7 +9,8 @@
  *   episodes are a step, numbered 1, 2, 3, … in the order they finish.
  * - **The trainer's steps**: once the trainer declares a step (`declareStep`, `POST /monitor/step`),
  *   an episode belongs to the step declared when it was reset, and the monitor follows the
- *   trainer's numbers from then on (a window in progress is closed as a step of its own). A step
+ *   trainer's numbers from then on (a window in progress is closed as a step of its own; an episode
+ *   reset before the first declaration counts for the step it finishes in). A step
  *   closes when a later one has been declared and its last episode in flight has finished or been
  *   abandoned, so an episode that started in step 7 and ends during step 8 still counts for 7.
  */
