@@ -14,6 +14,8 @@ import { endpoint, parseStyles } from './eval-command.js';
 import { rewardOptionsFrom } from './reward-options.js';
 import { parseStage } from '../rewards/hierarchy/index.js';
 import type { SupervisorName } from '../lab/hierarchy/supervisors.js';
+import { monitorFileSink, MONITOR_FILE, TrainingMonitor } from '../lab/monitor/index.js';
+import { join, resolve } from 'node:path';
 
 /** Hierarchy mode's setup, checked before anything starts. Only L1 can be played so far. */
 function hierarchySetup(opts: EnvServeOptions) {
@@ -50,6 +52,51 @@ export interface EnvServeOptions {
   role?: 'l1' | 'l2' | 'l3';
   supervisor?: SupervisorName;
   curriculum?: string;
+  /** False with --no-monitor. */
+  monitor?: boolean;
+  monitorDir?: string;
+  monitorWindow?: number;
+  /** Comma-separated windows, shortest first. */
+  monitorTrendSteps?: string;
+  monitorZ?: number;
+  monitorMinRise?: number;
+}
+
+/** The default monitor folder: runs/monitor/<domain>-<tasks>-<split>-<UTC time>. */
+export function defaultMonitorDir(opts: Pick<EnvServeOptions, 'domain' | 'tasks' | 'split'>, now: Date): string {
+  const stamp = now.toISOString().replace(/[:.]/g, '-');
+  return join('runs', 'monitor', `${opts.domain}-${opts.tasks}-${opts.split}-${stamp}`);
+}
+
+/** `--monitor-trend-steps 10,20`: the windows, and the noise measured over at least 50 steps (or the longest window). */
+function trendWindows(list: string): { trendSteps: number[]; noiseSteps: number } {
+  const trendSteps = list.split(',').map((w) => Number(w.trim()));
+  return { trendSteps, noiseSteps: Math.max(50, ...trendSteps.filter(Number.isFinite)) };
+}
+
+/** The training monitor `baton env serve` runs (unless --no-monitor), writing to its folder and logging its alerts. */
+function trainingMonitor(opts: EnvServeOptions, reward: string): { monitor: TrainingMonitor; file: string } | undefined {
+  if (opts.monitor === false) return undefined;
+  const dir = resolve(opts.monitorDir ?? defaultMonitorDir(opts, new Date()));
+  let monitor: TrainingMonitor;
+  try {
+    monitor = new TrainingMonitor({
+      config: {
+        ...(opts.monitorWindow !== undefined ? { windowEpisodes: opts.monitorWindow } : {}),
+        detector: {
+          ...(opts.monitorTrendSteps !== undefined ? trendWindows(opts.monitorTrendSteps) : {}),
+          ...(opts.monitorZ !== undefined ? { z: opts.monitorZ } : {}),
+          ...(opts.monitorMinRise !== undefined ? { minRise: opts.monitorMinRise } : {}),
+        },
+      },
+      sink: monitorFileSink(dir),
+      log: (line) => process.stderr.write(`baton env monitor: ${line}\n`),
+      about: { domain: opts.domain, tasks: opts.tasks, split: opts.split, reward, mode: opts.mode ?? 'single' },
+    });
+  } catch (error) {
+    throw new InvalidArgumentError(`--monitor-*: ${(error as Error).message}`);
+  }
+  return { monitor, file: join(dir, MONITOR_FILE) };
 }
 
 export async function runEnvServe(opts: EnvServeOptions, env: NodeJS.ProcessEnv = process.env): Promise<void> {
@@ -78,6 +125,7 @@ export async function runEnvServe(opts: EnvServeOptions, env: NodeJS.ProcessEnv 
   });
   const { plan } = session;
   if (plan.length === 0) throw new InvalidArgumentError(`${opts.domain} has no ${opts.tasks} tasks in the ${opts.split} split`);
+  const monitor = trainingMonitor(opts, hierarchy ? 'hierarchy:l1' : opts.reward);
   const app = buildEnvServer({
     name: `baton-${domain.name}`,
     description: hierarchy
@@ -87,10 +135,14 @@ export async function runEnvServe(opts: EnvServeOptions, env: NodeJS.ProcessEnv 
     maxSessions: opts.maxSessions,
     idleTimeoutMs: opts.idleTimeoutS * 1000,
     maxFrameBytes: opts.maxFrameKib * 1024,
+    ...(monitor ? { monitor } : {}),
   });
   const address = await app.listen({ host: opts.host, port: opts.port });
   process.stderr.write(
-    `baton env: ${plan.length} episodes of ${domain.name}; OpenEnv on ${address} (WebSocket ${address.replace(/^http/, 'ws')}/ws)\n`,
+    `baton env: ${plan.length} episodes of ${domain.name}; OpenEnv on ${address} (WebSocket ${address.replace(/^http/, 'ws')}/ws)\n` +
+      (monitor
+        ? `baton env: training monitor at ${address}/monitor and /metrics, steps of ${monitor.monitor.config.windowEpisodes} episodes until POST /monitor/step; writing ${monitor.file}\n`
+        : ''),
   );
   const stop = () => void app.close().then(() => process.exit(0));
   process.once('SIGINT', stop);

@@ -356,22 +356,32 @@ program
   });
 
 program
-  .command('report <runDirs...>')
+  .command('report [runDirs...]')
   .description('one self-contained HTML report of one or more runs: comparison table, plots, dialogue viewer')
   .requiredOption('--out <file>', 'the HTML file to write')
+  .option('--training <dir>', "instead: a training run's curves from its monitor folder (baton env serve's monitor.jsonl)")
   .option('--baseline <name>', 'the system the others are compared with (default: the first run)')
   .option(tau2DirOption, tau2DirHelp)
   .option('--allow-mixed', 'put runs of different domains or task sets in one table (refused otherwise)')
-  .action(async (runDirs: string[], opts: { out: string; baseline?: string; tau2Dir?: string; allowMixed?: boolean }) => {
-    const { runReportCommand } = await import('./report-command.js');
-    await runReportCommand({
-      runDirs,
-      out: opts.out,
-      ...(opts.allowMixed ? { allowMixed: true } : {}),
-      ...(opts.baseline !== undefined ? { baseline: opts.baseline } : {}),
-      ...(opts.tau2Dir ? { tau2Dir: opts.tau2Dir } : {}),
-    });
-  });
+  .action(
+    async (runDirs: string[], opts: { out: string; baseline?: string; tau2Dir?: string; allowMixed?: boolean; training?: string }) => {
+      if (opts.training !== undefined) {
+        if (runDirs.length > 0) throw new InvalidArgumentError('--training draws one training run: give no run folders with it');
+        const { runTrainingReportCommand } = await import('./training-report-command.js');
+        runTrainingReportCommand({ monitorDir: opts.training, out: opts.out });
+        return;
+      }
+      if (runDirs.length === 0) throw new InvalidArgumentError('report needs run folders (or --training <monitor dir>)');
+      const { runReportCommand } = await import('./report-command.js');
+      await runReportCommand({
+        runDirs,
+        out: opts.out,
+        ...(opts.allowMixed ? { allowMixed: true } : {}),
+        ...(opts.baseline !== undefined ? { baseline: opts.baseline } : {}),
+        ...(opts.tau2Dir ? { tau2Dir: opts.tau2Dir } : {}),
+      });
+    },
+  );
 
 const exportCommand = program.command('export').description('export lab runs as training data or as a dataset');
 
@@ -512,6 +522,20 @@ program
   )
   .option(rewardConfigOption, rewardConfigHelp)
   .option(tau2DirOption, tau2DirHelp)
+  .option('--no-monitor', 'no training monitor (no /monitor, /metrics, nor its file)')
+  .option('--monitor-dir <dir>', "the training monitor's folder (default runs/monitor/<domain>-<tasks>-<split>-<UTC time>)")
+  .option('--monitor-window <n>', 'episodes per training step until the trainer declares its steps (POST /monitor/step)', positive, 64)
+  .option('--monitor-trend-steps <list>', "the loophole detector's sliding windows, in steps, shortest first", '10,20')
+  .option('--monitor-z <z>', 'the z a trend must reach to count (one-sided)', Number, 4)
+  .option('--monitor-min-rise <share>', 'the smallest climb over the window that counts, as a share (0.05: five points)', Number, 0.05)
+  .addHelpText(
+    'after',
+    `
+The training monitor (docs/training-monitor.md) groups finished episodes into steps, serves their
+figures at GET /monitor (JSON) and GET /metrics (Prometheus), writes them to monitor.jsonl in its
+folder, and alerts when hand-offs or over-escalation climb while success does not. Draw the
+curves with: baton report --training <monitor dir> --out training.html`,
+  )
   .action(async (opts: EnvServeOptions) => {
     const { runEnvServe } = await import('./env-command.js');
     await runEnvServe(opts);

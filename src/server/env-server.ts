@@ -31,6 +31,8 @@ import {
   type RpcResponse,
 } from '../lab/env/mcp.js';
 import { EnvError, EnvObservationSchema, EnvSession, EnvStateSchema, type EnvSessionOptions } from '../lab/env/session.js';
+import type { TrainingMonitor } from '../lab/monitor/index.js';
+import { registerMonitorRoutes } from './monitor-routes.js';
 
 export interface EnvServerOptions {
   session: EnvSessionOptions;
@@ -45,6 +47,12 @@ export interface EnvServerOptions {
    * closes its connection with code 1009 (message too big); a bigger body gets 413.
    */
   maxFrameBytes?: number;
+  /**
+   * The training monitor (docs/training-monitor.md), told of every episode played over `/ws` or an
+   * MCP session (stateless HTTP resets play none), with `GET /monitor`, `POST /monitor/step` and
+   * `GET /metrics`; `file` is where it writes, shown in `GET /monitor`.
+   */
+  monitor?: { monitor: TrainingMonitor; file: string | null };
 }
 
 /** The default of {@link EnvServerOptions.maxFrameBytes}: 1 MiB, far above any action or reset. */
@@ -111,6 +119,8 @@ export function buildEnvServer(options: EnvServerOptions): FastifyInstance {
   // Handlers parse their input with the zod schemas the OpenAPI document is built from: one source of truth.
   app.setValidatorCompiler(() => () => true);
   let active = 0;
+  // Sessions that play episodes (over /ws and MCP) report them to the monitor; stateless HTTP ones play none.
+  const played: EnvSessionOptions = options.monitor ? { ...options.session, monitor: options.monitor.monitor } : options.session;
   const tools = mcpTools(options.session.domain);
   const server = { name: options.name, version: ENV_API_VERSION };
 
@@ -190,7 +200,7 @@ export function buildEnvServer(options: EnvServerOptions): FastifyInstance {
         }
         active++;
         const id = randomUUID();
-        const session = new EnvSession(options.session);
+        const session = new EnvSession(played);
         mcpSessions.set(id, { session, idle: idleTimer(() => closeMcpSession(id)), queue: Promise.resolve() });
         try {
           return rpcResult(rpcId, { session_id: id, ...(await session.reset(reset.data)) });
@@ -268,6 +278,11 @@ export function buildEnvServer(options: EnvServerOptions): FastifyInstance {
     );
   });
 
+  if (options.monitor) {
+    const { monitor, file } = options.monitor;
+    void app.register(async (routes) => registerMonitorRoutes(routes, { monitor, file, doc }));
+  }
+
   // MCP over HTTP: the body is read as text, so a body that is not JSON gets JSON-RPC's parse error, as OpenEnv answers.
   void app.register(async (scoped) => {
     scoped.removeAllContentTypeParsers();
@@ -300,7 +315,7 @@ export function buildEnvServer(options: EnvServerOptions): FastifyInstance {
         return;
       }
       active++;
-      const session = new EnvSession(options.session);
+      const session = new EnvSession(played);
       const idle = idleTimer(() => {
         send({ type: 'error', data: idleError(options.idleTimeoutMs) });
         socket.close(1000, 'idle_timeout');

@@ -36,6 +36,8 @@ import { hierarchyEpisodeOf, hierarchyRewards } from '../hierarchy/hierarchy-epi
 import { createSupervisor, type Supervisor, type SupervisorName } from '../hierarchy/supervisors.js';
 import type { Planned } from '../eval/run-eval.js';
 import type { UserSimulator } from '../user.js';
+import { monitoredEpisode } from '../monitor/monitored-episode.js';
+import type { EpisodeWatch } from '../monitor/training-monitor.js';
 import { taskPriority as taskPriorityOf } from '../hierarchy/task-priority.js';
 
 /** What the trainer sends as `step` data. Unknown fields are refused, as OpenEnv's actions do. */
@@ -178,6 +180,11 @@ export interface EnvSessionOptions {
   hierarchy?: { role: 'l1'; supervisor: SupervisorName; stage: StageConfig };
   /** Policy drift scheduled per plan key (a curriculum stage with drift). */
   drifts?: ReadonlyMap<string, ScheduledDrift>;
+  /**
+   * The training monitor (docs/training-monitor.md): told of each episode at its reset, and of how
+   * it ended — finished, with what it scored, or abandoned (reset or closed before its end, failed).
+   */
+  monitor?: { started(): EpisodeWatch };
 }
 
 type Event = { kind: 'request'; request: PolicyRequest } | { kind: 'ended'; result: EpisodeResult } | { kind: 'failed'; error: unknown };
@@ -205,6 +212,8 @@ export class EnvSession {
   #supervisor: Supervisor | null = null;
   /** The policy update last shown to the trainer (a drift's notices). */
   #noticeShown = '';
+  /** The monitor's handle on the episode in progress. */
+  #watch: EpisodeWatch | null = null;
 
   constructor(options: EnvSessionOptions) {
     this.#options = options;
@@ -252,6 +261,7 @@ export class EnvSession {
     const scored = variantTask(planned.task, planned.variant);
     const supervisor = hierarchy ? createSupervisor(hierarchy.supervisor, scored) : null;
     this.#supervisor = supervisor;
+    this.#watch = this.#options.monitor?.started() ?? null;
     runEpisode({
       domain: this.#options.domain,
       task: planned.task,
@@ -337,6 +347,9 @@ export class EnvSession {
   }
 
   #abandon(): void {
+    const watch = this.#watch;
+    this.#watch = null;
+    watch?.abandoned();
     const pending = this.#pending;
     this.#pending = null;
     pending?.({ ok: false, failure: { kind: 'aborted', message: 'the session was reset or closed' } });
@@ -362,7 +375,12 @@ export class EnvSession {
       };
     }
     this.#done = true;
-    if (event.kind === 'failed') throw new EnvError('EXECUTION_ERROR', `the episode failed: ${String(event.error)}`);
+    const watch = this.#watch;
+    this.#watch = null;
+    if (event.kind === 'failed') {
+      watch?.abandoned();
+      throw new EnvError('EXECUTION_ERROR', `the episode failed: ${String(event.error)}`);
+    }
     const planned = this.#planned as Planned;
     const record = toRecord(event.result, {
       variant: planned.variant,
@@ -371,9 +389,16 @@ export class EnvSession {
       trial: planned.trial,
       seed: planned.seed,
     });
-    const scored = this.#options.hierarchy
-      ? this.#hierarchyScore(event.result, planned)
-      : await this.#options.reward.score(rewardInput(record, this.#options.domain));
+    const score = async () =>
+      this.#options.hierarchy
+        ? this.#hierarchyScore(event.result, planned)
+        : await this.#options.reward.score(rewardInput(record, this.#options.domain));
+    // An episode that cannot be scored is not a finished one for the monitor.
+    const scored = await score().catch((error: unknown) => {
+      watch?.abandoned();
+      throw error;
+    });
+    watch?.finished(monitoredEpisode(record, this.#options.domain, scored));
     // The customer's last words: the simulator's stop markers (###STOP###, ###TRANSFER###) are for
     // the runner, never for an agent, and a turn that was only a marker is passed over.
     const said = record.messages.flatMap((m) => (m.role === 'user' ? [withoutStopMarkers(m.content)] : [])).filter((t) => t !== null);
