@@ -11,12 +11,13 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { ConversationId, Review, StaffId, StoredEvent } from '../src/core/index.js';
 import { chooseVerdict, taskFromLog } from '../src/lab/production/task-from-log.js';
 import { readTaskSet, taskSetChecksum } from '../src/lab/production/task-set.js';
 import type { EpisodeRecord } from '../src/lab/records.js';
 import { openStore } from '../src/store/open-store.js';
+import { startThrowawayPostgres } from '../src/testing/throwaway-postgres.js';
 import { json } from './support/http-json.js';
 import { startTestRuntime, type TestRuntime } from './support/runtime-server.js';
 
@@ -398,6 +399,37 @@ describe('POST /v1/conversations/:id/lab-task', () => {
       expect(readTaskSet(set).manifest?.revision).toBe(1);
     } finally {
       await served.close();
+    }
+  });
+});
+
+describe('baton tasks from-conversation on PostgreSQL', () => {
+  it('reads the conversation from a postgres:// store, as from a SQLite file', async () => {
+    const server = await startThrowawayPostgres({ env: { BATON_PG_URL: inject('pgUrl') } });
+    const url = await server.createDatabase();
+    const pg = await startTestRuntime('postgres', { store: await openStore({ kind: 'postgres', url }) });
+    try {
+      const boss = await pg.staff('supervisor');
+      const opened = await json(pg.base, '/v1/conversations', { body: {} });
+      const id = (opened.body['conversation'] as { id: ConversationId }).id;
+      await json(pg.base, `/v1/conversations/${id}/messages`, {
+        body: { text: ASKED[0] },
+        token: opened.body['customerToken'] as string,
+        key: 'k',
+      });
+      await pg.runtime.service.idle();
+      const log = await pg.store.listEvents(id);
+      await pg.runtime.service.gateway.record(id, [
+        { type: 'review.recorded', data: handoffReview(boss.id, seqOf(log, 'handoff.requested'), true) },
+      ]);
+      const set = join(dir, 'pg-set');
+      const run = baton(['tasks', 'from-conversation', id, '--store', url, '--task-set', set], dir);
+      expect(run.stderr).toMatch(/^baton: added /);
+      expect(run.status).toBe(0);
+      expect(readTaskSet(set).tasks).toMatchObject([{ id, kind: 'needed_handoff', expected_target: 'queue_billing', due_turn: 1 }]);
+    } finally {
+      await pg.close();
+      await server.stop();
     }
   });
 });
