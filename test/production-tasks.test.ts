@@ -257,8 +257,32 @@ describe('baton tasks from-conversation → baton eval --tasks production', () =
       ['eval', '--domain', 'billing', '--tasks', 'production', '--task-set', held, '--split', 'train', '--out', join(dir, 'none')],
       dir,
     );
-    expect(dev.status).toBe(0);
-    expect(readFileSync(join(dir, 'none', 'trajectories.jsonl'), 'utf8')).toBe('');
+    expect(dev.status).toBe(2);
+    expect(dev.stderr).toMatch(/has no billing tasks in the train split \(its splits: test; --split\)/);
+    expect(existsSync(join(dir, 'none'))).toBe(false);
+    const heldRun = baton(
+      [
+        'eval',
+        '--domain',
+        'billing',
+        '--tasks',
+        'production',
+        '--task-set',
+        held,
+        '--split',
+        'test',
+        '--styles',
+        'neutral',
+        '--out',
+        join(dir, 'held-run'),
+      ],
+      dir,
+    );
+    expect(heldRun.status).toBe(0);
+    const records = readFileSync(join(dir, 'held-run', 'trajectories.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
+    expect(records.map((line) => (JSON.parse(line) as EpisodeRecord).split)).toEqual(['test']);
   });
 
   it('refuses a set changed by hand', () => {

@@ -263,6 +263,12 @@ export async function runEval(config: EvalConfig, progress?: EvalProgress): Prom
     ? describe(config, domain, null, productionChecksum(production))
     : describe(config, domain, variantsChecksum(variants));
   const plan = planEpisodes(domain, variants, config);
+  if (production && plan.length === 0 && config.task === undefined) {
+    const splits = [...new Set(production.map((t) => t.split))].sort().join(', ');
+    throw new EvalConfigError(
+      `the task set ${config.taskSet} has no ${config.domain} tasks in the ${config.split} split (its splits: ${splits}; --split).`,
+    );
+  }
   if (plan.length === 0 && config.task !== undefined) {
     const what = `no task or variant "${config.task}"`;
     throw new EvalConfigError(
