@@ -217,6 +217,17 @@ describe('baton tasks from-conversation → baton eval --tasks production', () =
     expect(report.stderr).toBe('');
     expect(report.status).toBe(0);
     expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('missed_handoff');
+    // And the same export: one dialogue per episode, with the verdict's label in its metadata.
+    const sft = baton(['export', 'sft', out, '--out', join(dir, 'sft.jsonl')], dir);
+    expect(sft.status).toBe(0);
+    const lines = readFileSync(join(dir, 'sft.jsonl'), 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(4);
+    expect(lines.map((l) => (JSON.parse(l) as { metadata: { kind: string } }).metadata.kind).sort()).toEqual([
+      'kept_correctly',
+      'missed_handoff',
+      'needed_handoff',
+      'unneeded_handoff',
+    ]);
   });
 
   it('takes a supervisor’s verdict over an owner’s, and the latest of a rank', async () => {
