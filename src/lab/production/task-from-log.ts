@@ -204,7 +204,7 @@ export function taskFromLog(events: readonly StoredEvent[], options: TaskFromLog
   if (received.length === 0)
     return refuse(
       'no_customer_turns',
-      `conversation ${id} has no customer message before ${handoff ? 'the reviewed hand-off' : 'a person took it'}`,
+      `conversation ${id} has no customer message${handoff ? ' before the reviewed hand-off' : departed ? ' before a person took it' : ''}`,
     );
   const turns = received.map((e) => e.data.message.text);
 
