@@ -66,7 +66,7 @@ const keptReview = (by: string, needed: boolean, dueAt: number | null, as: 'owne
   reason: needed ? 'frustration_and_loop' : null,
   note: null,
 });
-const handoffReview = (by: string, handoff: number, needed: boolean): Review => ({
+const handoffReview = (by: string, handoff: number, needed: boolean): Extract<Review, { subject: 'handoff' }> => ({
   subject: 'handoff',
   by: by as StaffId,
   as: 'supervisor',
@@ -246,6 +246,24 @@ describe('baton tasks from-conversation → baton eval --tasks production', () =
     expect(taskFromLog(log, { now: '2026-01-01T00:00:00.000Z' })).toMatchObject({
       ok: true,
       task: { kind: 'kept_correctly', source: { other_reviews: 2 } },
+    });
+  });
+
+  it('labels a late hand-off by the turn it was due, and replays the turns up to the hand-off', async () => {
+    const c = await converse([KEPT[0]!, ASKED[0]!]);
+    const handoff = seqOf(c.log, 'handoff.requested');
+    await review(c.id, { ...handoffReview(supervisor.id, handoff, true), timing: 'late', dueAt: seqOf(c.log, 'message.received', 0) });
+    const built = taskFromLog(await t.store.listEvents(c.id), { now: '2026-01-01T00:00:00.000Z' });
+    expect(built).toMatchObject({
+      ok: true,
+      task: {
+        kind: 'late_handoff',
+        should_transfer: true,
+        due_turn: 1,
+        expected_target: 'queue_billing',
+        script: { request: KEPT[0], beats: [{ turn: 2, text: ASKED[0] }], maxTurns: 2 },
+        source: { handoff: { seq: handoff, reason: 'customer_request', queue: 'queue_billing' } },
+      },
     });
   });
 
