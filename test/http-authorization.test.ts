@@ -176,6 +176,13 @@ const ROUTES: RouteCase[] = [
     expected: { none: 401, otherCustomer: 403, agent: 403, supervisor: 409, admin: 409 },
   },
   {
+    name: 'make a lab task (no verdict yet)',
+    method: 'POST',
+    path: (id) => `/v1/conversations/${id}/lab-task`,
+    body: () => ({}),
+    expected: { none: 401, otherCustomer: 403, agent: 403, supervisor: 409, admin: 409 },
+  },
+  {
     name: 'a lab report (none: the server has no runs folder)',
     method: 'GET',
     path: () => '/v1/lab/report?path=default',

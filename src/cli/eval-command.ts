@@ -40,7 +40,9 @@ export interface EvalCommandOptions {
   drift?: boolean;
   driftTurn?: number;
   domain: DomainName;
-  tasks: 'handoff' | 'main';
+  tasks: 'handoff' | 'main' | 'production';
+  /** With `--tasks production`: the production task set's folder. */
+  taskSet?: string;
   split: VariantSplit;
   agent: AgentName;
   user: 'scripted' | 'llm';
@@ -111,6 +113,7 @@ export function evalConfig(opts: EvalCommandOptions, env: NodeJS.ProcessEnv = pr
   return {
     domain: opts.domain,
     tasks: opts.tasks,
+    ...(opts.tasks === 'production' && opts.taskSet !== undefined ? { taskSet: opts.taskSet } : {}),
     split: opts.split,
     agent: opts.agent,
     user: opts.user,

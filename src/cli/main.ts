@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { DOMAIN_NAMES, type DomainName } from '../domains/domain.js';
 import { AGENT_NAMES } from '../lab/agents/names.js';
+import { DEFAULT_TASK_SET } from '../lab/production/defaults.js';
 import type { AuditCommandOptions } from './audit-command.js';
 import type { EnvServeOptions } from './env-command.js';
 import type { EvalCommandOptions } from './eval-command.js';
@@ -276,6 +277,30 @@ tasks
     process.stdout.write(`${await tasksShow(id, { ...opts })}\n`);
   });
 
+tasks
+  .command('from-conversation <id>')
+  .description('a reviewed production conversation as a labelled hand-off task, added to the production task set')
+  .option('--store <file|url>', 'the SQLite file baton serve writes, or a postgres:// URL (default BATON_PG_URL, else .baton/baton.sqlite)')
+  .option('--task-set <dir>', 'the production task set to add it to', DEFAULT_TASK_SET)
+  .addOption(new Option('--domain <domain>', 'the domain, when the log does not say (no tool call)').choices([...DOMAIN_NAMES]))
+  .addOption(
+    new Option('--split <split>', 'the split (default: a fifth dev by the id, the rest train; test only when named)').choices([
+      'train',
+      'dev',
+      'test',
+    ]),
+  )
+  .option('--dry-run', 'print the task, add it to no set')
+  .action(
+    async (
+      id: string,
+      opts: { store?: string; taskSet: string; domain?: DomainName; split?: 'train' | 'dev' | 'test'; dryRun?: boolean },
+    ) => {
+      const { runFromConversation } = await import('./from-conversation-command.js');
+      process.exitCode = await runFromConversation(id, opts);
+    },
+  );
+
 program
   .command('replay')
   .description("replay tasks' gold actions from the initial database: one JSON line per task (steps and final hash)")
@@ -307,7 +332,12 @@ program
   .command('eval')
   .description('put an agent in front of simulated customers and measure it (every episode through the gateway and the harness)')
   .addOption(domainOption())
-  .addOption(new Option('--tasks <set>', 'hand-off variants, or the main tasks').choices(['handoff', 'main']).default('handoff'))
+  .addOption(
+    new Option('--tasks <set>', 'hand-off variants, the main tasks, or the production task set (--task-set)')
+      .choices(['handoff', 'main', 'production'])
+      .default('handoff'),
+  )
+  .option('--task-set <dir>', 'with --tasks production: the production task set', DEFAULT_TASK_SET)
   .addOption(
     new Option('--split <split>', 'which split (dev is a fifth of train, for decisions)').choices(['train', 'dev', 'test']).default('dev'),
   )

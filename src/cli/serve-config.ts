@@ -36,6 +36,8 @@ export const ServeConfigSchema = z
     approvals: z.strictObject({ tools: z.array(z.string().min(1).max(100)).max(50).default([]) }).prefault({}),
     /** Channels besides the HTTP API: WhatsApp, signed webhooks (docs/channels.md); secrets come from the environment. */
     channels: ChannelsConfigSchema.optional(),
+    /** The production task set supervisors' "Make a lab task" adds to (docs/production-tasks.md); none: the task is only returned. */
+    productionTasks: z.strictObject({ dir: z.string().min(1).max(4096) }).optional(),
     /** The web chat (docs/chat.md): the origins whose pages may embed it with `<script src="…/chat/widget.js">`. */
     chat: z
       .strictObject({

@@ -251,6 +251,7 @@ export async function composeServeRuntime(options: ServeRuntimeOptions): Promise
     ...(options.logger !== undefined ? { logger: options.logger } : {}),
     ...(channels ? { channels: { channels, whatsapp: resolved.whatsapp, webhooks: resolved.webhooks } } : {}),
     chat: { embedOrigins: config.chat.embedOrigins },
+    labTasks: { domain: domain.name, taskSet: config.productionTasks?.dir ?? null },
   });
   // Other processes' writes wake this one's long-polls and console streams (the log stays the truth).
   const notifications =

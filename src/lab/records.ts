@@ -8,7 +8,7 @@ import { redactText } from '../core/index.js';
 import type { TrajectoryMessage } from '../domains/trajectory.js';
 import { createRuntimeRedactor, redactDeep, type Redactor } from '../runtime/service/redactor.js';
 import type { EpisodeResult } from './run-episode.js';
-import type { HandoffVariant, VariantKind } from './variant.js';
+import type { HandoffVariant, ProductionKind, VariantKind } from './variant.js';
 
 export const RECORD_VERSION = 1;
 
@@ -19,8 +19,8 @@ export interface EpisodeRecord extends RecordedEpisode {
   version: typeof RECORD_VERSION;
   domain: string;
   variant_id: string | null;
-  /** The variant's kind, or `task` for a plain task. */
-  kind: VariantKind | 'task';
+  /** The variant's kind (or a production task's), or `task` for a plain task. */
+  kind: VariantKind | ProductionKind | 'task';
   split: string;
   agent: string;
   user: 'scripted' | 'llm';

@@ -43,8 +43,16 @@ export const NEGATIVE_KINDS = [
   'refuses_transfer',
 ] as const;
 
+/**
+ * Tasks made from reviewed production conversations (src/lab/production/): what the person's
+ * verdict found. Positives: a kept conversation that needed a person, a hand-off that came late,
+ * a hand-off that was needed and on time; negatives: an unneeded hand-off, a conversation rightly kept.
+ */
+export const PRODUCTION_KINDS = ['missed_handoff', 'late_handoff', 'needed_handoff', 'unneeded_handoff', 'kept_correctly'] as const;
+
 export type PositiveKind = (typeof POSITIVE_KINDS)[number];
 export type NegativeKind = (typeof NEGATIVE_KINDS)[number];
+export type ProductionKind = (typeof PRODUCTION_KINDS)[number];
 export type VariantKind = PositiveKind | NegativeKind;
 
 export type VariantSplit = 'train' | 'dev' | 'test';
@@ -70,7 +78,9 @@ export type ScriptBeatKind =
   | 'pressure'
   | 'mention_person'
   | 'forbidden_request'
-  | 'refuse_transfer';
+  | 'refuse_transfer'
+  /** A customer message as it was written in production (a replay script's turns). */
+  | 'said';
 
 export interface ScriptBeat {
   /** The customer turn (1 = the opening message) at which it is said. */
@@ -92,6 +102,13 @@ export interface UserScript {
   confirms: boolean;
   /** The customer ends the chat (`###STOP###`) after this many of their turns at most. */
   maxTurns: number;
+  /**
+   * A replay of a production conversation: each turn is exactly the message written then (the
+   * request at turn 1, the beat of its turn after), and nothing else — no fact revealed, question
+   * answered or confirmation given beyond what the customer wrote. An announced transfer is still
+   * accepted, and the customer stops after the last turn.
+   */
+  replay?: boolean;
 }
 
 export interface HandoffVariant {
@@ -100,7 +117,7 @@ export interface HandoffVariant {
   domain: DomainName;
   /** The source task's id in its domain (its facts and gold actions are the variant's). */
   source: string;
-  kind: VariantKind;
+  kind: VariantKind | ProductionKind;
   /** The source's split; `dev` is a seeded fifth of the train source tasks, with all their variants. */
   split: VariantSplit;
   should_transfer: boolean;

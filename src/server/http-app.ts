@@ -17,6 +17,7 @@ import { registerStaffRoutes, type StaffedQueue } from './staff-routes.js';
 import { registerOfferRoutes } from './offer-routes.js';
 import { registerLabRunsRoutes } from './lab-runs-routes.js';
 import { registerApprovalRoutes } from './approval-routes.js';
+import { registerLabTaskRoutes, type LabTaskRoutesOptions } from './lab-task-routes.js';
 import type { RuntimeRouter } from '../runtime/router/runtime-router.js';
 import { registerStaffStream } from './staff-stream.js';
 import { registerChatStatic, type ChatStaticOptions } from './chat-static.js';
@@ -63,6 +64,8 @@ export interface HttpAppOptions {
   channels?: ChannelRoutesOptions;
   /** The web chat: where it is built, and the origins whose pages may embed it (docs/chat.md). */
   chat?: ChatStaticOptions;
+  /** Lab tasks from reviewed conversations: the domain served, and the production task set they go to (null: none). */
+  labTasks?: Omit<LabTaskRoutesOptions, 'store' | 'auth'>;
 }
 
 /** Largest WebSocket message accepted (bytes). */
@@ -214,6 +217,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   });
   registerLabRunsRoutes(app, { runsDir: options.runsDir ?? null, auth });
   registerApprovalRoutes(app, { service: options.service, auth });
+  registerLabTaskRoutes(app, { store: options.service.gateway.store, auth, ...(options.labTasks ?? { taskSet: null }) });
   registerMetricsRoutes(app, {
     store: options.service.gateway.store,
     auth,

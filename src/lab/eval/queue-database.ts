@@ -53,6 +53,8 @@ export function queueRunSpec(
   config: EvalConfig,
   checksums: Pick<QueueRunSpec, 'code_checksum' | 'domain_checksum' | 'task_set_checksum'>,
 ): QueueRunSpec {
+  // validateEvalConfig refuses it first: a worker elsewhere cannot read this machine's task set.
+  if (config.tasks === 'production') throw new Error('production tasks run in the process that reads their task set, not on the queue');
   const endpoint = (e: EvalConfig['agentModel']) => (e ? { baseURL: e.baseURL, model: e.model } : undefined);
   const agentModel = config.agent === 'llm' ? endpoint(config.agentModel) : undefined;
   const userModel = config.user === 'llm' ? endpoint(config.userModel) : undefined;

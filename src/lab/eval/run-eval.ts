@@ -36,6 +36,9 @@ import type { Style } from '../user.js';
 import { generateVariants, HANDOFF_VARIANT_SEED, sourceSplits, variantsChecksum } from '../variants/index.js';
 import type { HandoffVariant, VariantSplit } from '../variant.js';
 import type { QueueDatabase } from './queue-database.js';
+import { productionVariant, type ProductionTask } from '../production/production-task.js';
+import { withProductionTasks, writeRunTasks } from '../production/run-tasks.js';
+import { readTaskSet, taskSetChecksum as productionChecksum, TaskSetError } from '../production/task-set.js';
 
 export interface ModelEndpoint {
   baseURL: string;
@@ -45,7 +48,10 @@ export interface ModelEndpoint {
 
 export interface EvalConfig {
   domain: DomainName;
-  tasks: 'handoff' | 'main';
+  /** Hand-off variants, the main tasks, or the production task set at `taskSet` (docs/production-tasks.md). */
+  tasks: 'handoff' | 'main' | 'production';
+  /** With `tasks: 'production'`: the task set's folder. */
+  taskSet?: string;
   split: VariantSplit;
   agent: AgentName;
   user: 'scripted' | 'llm';
@@ -137,8 +143,9 @@ export function planEpisodes(
   config: Pick<EvalConfig, 'tasks' | 'split' | 'styles' | 'trials' | 'seed' | 'task' | 'limit'>,
 ): Planned[] {
   const splits = sourceSplits(domain, HANDOFF_VARIANT_SEED);
+  // A production task is a variant of its own synthetic source task, which the domain then carries.
   const items: { task: DomainTask; variant: HandoffVariant | null }[] =
-    config.tasks === 'handoff'
+    config.tasks === 'handoff' || config.tasks === 'production'
       ? variants
           .filter((v) => v.domain === domain.name && v.split === config.split)
           .map((variant) => {
@@ -161,7 +168,7 @@ export function planEpisodes(
 }
 
 /** The configuration as run.json states it (and a resumed run must match). */
-function describe(config: EvalConfig, domain: Domain, variantsChecksum: string | null) {
+function describe(config: EvalConfig, domain: Domain, variantsChecksum: string | null, productionChecksum: string | null = null) {
   return {
     domain: config.domain,
     task_version: domain.version,
@@ -177,6 +184,8 @@ function describe(config: EvalConfig, domain: Domain, variantsChecksum: string |
     seed: config.seed,
     variant_seed: HANDOFF_VARIANT_SEED,
     variants_checksum: variantsChecksum,
+    // The production tasks of this domain that the run ran, by their checksum (the set's own convention).
+    ...(productionChecksum !== null ? { production_tasks_checksum: productionChecksum } : {}),
     // Only when narrowed, so that the configuration of a whole run reads as it always has.
     ...(config.task !== undefined ? { task: config.task } : {}),
     ...(config.limit !== undefined ? { limit: config.limit } : {}),
@@ -219,6 +228,12 @@ export function validateEvalConfig(config: EvalConfig): void {
       "--queue runs every episode on a worker's own in-memory store: --store sqlite or postgres cannot be used with it.",
     );
   }
+  if (config.tasks === 'production' && (config.queue !== undefined || (config.workers ?? 1) > 1)) {
+    throw new EvalConfigError('--tasks production runs in this process: leave out --queue and --workers.');
+  }
+  if (config.tasks === 'production' && config.taskSet === undefined) {
+    throw new EvalConfigError('--tasks production needs the task set: --task-set DIR.');
+  }
   if (config.queue !== undefined && (config.workers ?? 1) > 1) {
     throw new EvalConfigError('--queue and --workers: the workers are `baton worker` processes; leave out --workers.');
   }
@@ -239,11 +254,21 @@ export interface EvalResult {
 /** Runs (or resumes) an evaluation and returns every record of the run. */
 export async function runEval(config: EvalConfig, progress?: EvalProgress): Promise<EvalResult> {
   validateEvalConfig(config);
-  const domain = await loadDomain(config.domain, config.tau2Dir ? { tau2Dir: config.tau2Dir } : {});
-  const variants = generateVariants([domain], { seed: HANDOFF_VARIANT_SEED });
+  const base = await loadDomain(config.domain, config.tau2Dir ? { tau2Dir: config.tau2Dir } : {});
+  const production = config.tasks === 'production' ? productionTasksFor(config, base) : null;
+  const domain = production ? withProductionTasks(base, production) : base;
+  const variants = production ? production.map(productionVariant) : generateVariants([domain], { seed: HANDOFF_VARIANT_SEED });
   // The manifest's own checksum: a run names the variant set as `baton tasks generate` does.
-  const runConfig = describe(config, domain, variantsChecksum(variants));
+  const runConfig = production
+    ? describe(config, domain, null, productionChecksum(production))
+    : describe(config, domain, variantsChecksum(variants));
   const plan = planEpisodes(domain, variants, config);
+  if (production && plan.length === 0 && config.task === undefined) {
+    const splits = [...new Set(production.map((t) => t.split))].sort().join(', ');
+    throw new EvalConfigError(
+      `the task set ${config.taskSet} has no ${config.domain} tasks in the ${config.split} split (its splits: ${splits}; --split).`,
+    );
+  }
   if (plan.length === 0 && config.task !== undefined) {
     const what = `no task or variant "${config.task}"`;
     throw new EvalConfigError(
@@ -254,7 +279,8 @@ export async function runEval(config: EvalConfig, progress?: EvalProgress): Prom
     config: runConfig,
     git_sha: gitSha(),
     code_checksum: codeChecksum(),
-    domain_checksum: domainChecksum(domain),
+    // The domain's own data: production tasks are named by their checksum in the configuration.
+    domain_checksum: domainChecksum(base),
     task_set_checksum: taskSetChecksum(plan.map((p) => p.key)),
     planned_episodes: plan.length,
   };
@@ -262,7 +288,7 @@ export async function runEval(config: EvalConfig, progress?: EvalProgress): Prom
   const queueDb =
     config.queue === undefined ? null : await (await import('./queue-database.js')).openQueueDatabase(config.queue, { poolSize: 3 });
   try {
-    return await runPlanned(config, progress, { domain, variants, runConfig, plan, identity, queueDb });
+    return await runPlanned(config, progress, { domain, variants, runConfig, plan, identity, queueDb, production });
   } finally {
     await queueDb?.close();
   }
@@ -278,9 +304,10 @@ async function runPlanned(
     plan: Planned[];
     identity: RunIdentity;
     queueDb: QueueDatabase | null;
+    production: ProductionTask[] | null;
   },
 ): Promise<EvalResult> {
-  const { domain, variants, runConfig, plan, identity, queueDb } = planned;
+  const { domain, variants, runConfig, plan, identity, queueDb, production } = planned;
   const runDir = resolve(config.out);
   const runFile = join(runDir, 'run.json');
   // A folder holds one run: resuming needs the same configuration, code, data and task set.
@@ -322,6 +349,8 @@ async function runPlanned(
     package_version: packageVersion(),
     store: config.store.kind,
   };
+  // The tasks themselves, for the report and exports: the run's checksum names exactly these.
+  if (production && !previousRun) writeRunTasks(runDir, production);
   if (!previousRun) writeFileSync(runFile, `${JSON.stringify(run, null, 2)}\n`);
   else if (differences.length > 0) {
     // Forced: the folder keeps its first identity, and says when and over what it was continued.
@@ -416,6 +445,25 @@ async function runPlanned(
       .join(''),
   );
   return { runDir, domain, run, records, ran: todo.length, resumed: plan.length - todo.length, replaced };
+}
+
+/** The production tasks of the configured domain in the task set (refused with a clear error when there are none). */
+function productionTasksFor(config: EvalConfig, domain: Domain): ProductionTask[] {
+  let set;
+  try {
+    set = readTaskSet(config.taskSet ?? '');
+  } catch (error) {
+    if (error instanceof TaskSetError) throw new EvalConfigError(error.message);
+    throw error;
+  }
+  const mine = set.tasks.filter((t) => t.domain === domain.name);
+  if (mine.length === 0) {
+    const others = [...new Set(set.tasks.map((t) => t.domain))];
+    throw new EvalConfigError(
+      `the task set ${config.taskSet} has no ${domain.name} tasks${others.length > 0 ? ` (it has ${others.join(', ')} tasks: --domain)` : ' (add some with baton tasks from-conversation)'}.`,
+    );
+  }
+  return mine;
 }
 
 /** Replaces `file` whole: a run killed while it is written leaves the old file, never half of the new. */

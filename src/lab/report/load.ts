@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import type { DomainName } from '../../domains/domain.js';
 import { loadDomain } from '../../domains/load-domain.js';
+import { readRunTasks, withProductionTasks } from '../production/run-tasks.js';
 import {
   analyseRecords,
   computeRunMetrics,
@@ -86,7 +87,10 @@ export async function loadRun(runDir: string, options: LoadOptions = {}): Promis
   const records = readRecords(trajectories);
   const domainName = config.domain ?? records[0]?.domain;
   if (!domainName) throw new Error(`${dir}: run.json names no domain and there are no records`);
-  const domain = await loadDomain(domainName as DomainName, options.tau2Dir ? { tau2Dir: options.tau2Dir } : {});
+  const loaded = await loadDomain(domainName as DomainName, options.tau2Dir ? { tau2Dir: options.tau2Dir } : {});
+  // A run of production tasks carries them: their records are analysed against those tasks.
+  const production = readRunTasks(dir);
+  const domain = production ? withProductionTasks(loaded, production) : loaded;
   const metricsFile = join(dir, 'metrics.json');
   const metrics = existsSync(metricsFile)
     ? (JSON.parse(readFileSync(metricsFile, 'utf8')) as RunMetricsWithInfrastructure)

@@ -67,6 +67,10 @@ export interface ScriptedUser extends UserSimulator {
  *     - the agent says it is working ("one moment"): that it will wait;
  *     - otherwise (the agent told it something and asked nothing): an acknowledgement.
  *
+ * A replay script (`replay: true`, a production conversation) keeps rules 1 and 2 and then says
+ * the turn's message as written (turn 1: the request; later turns: their beats), nothing else;
+ * a turn with no message is `###STOP###`.
+ *
  * Calling `next` again for a turn already answered returns the same answer.
  */
 export function createScriptedUser(script: UserScript, options: ScriptedUserOptions): ScriptedUser {
@@ -97,6 +101,15 @@ export function createScriptedUser(script: UserScript, options: ScriptedUserOpti
   const stop = (turn: number, token: StopToken, reading: AgentReading) =>
     finish(turn, { lines: [], beats: [], stop: token, reading }, { text: token, stop: token });
 
+  // A replay says each turn as it was written, in its order, and nothing of its own.
+  const replayTurn = (turn: number, reading: AgentReading): CustomerTurn => {
+    const lines = turn === 1 ? [request()] : beatsInOrder.filter((b) => b.turn === turn).map(beatLine);
+    if (lines.length === 0) return stop(turn, '###STOP###', reading);
+    const beats = turn === 1 ? [] : beatsInOrder.filter((b) => b.turn === turn).map((b) => ({ kind: b.kind, scheduled: b.turn }));
+    const text = renderMessage(style, lines, { seed: mixSeed(seed, turn), opening: turn === 1 });
+    return finish(turn, { lines: lines.map((l) => l.kind), beats, stop: null, reading }, { text, stop: null });
+  };
+
   const decide = (view: CustomerView): CustomerTurn => {
     const turn = view.turn;
     const lastCustomer = view.messages.map((m) => m.from).lastIndexOf('customer');
@@ -112,6 +125,7 @@ export function createScriptedUser(script: UserScript, options: ScriptedUserOpti
 
     if (transfer === 'announce' && script.onTransfer === 'accept') return stop(turn, '###TRANSFER###', reading);
     if (turn > script.maxTurns) return stop(turn, '###STOP###', reading);
+    if (script.replay === true) return replayTurn(turn, reading);
 
     const lines: StyleLine[] = [];
     const beats: ScriptedTurnRecord['beats'] = [];

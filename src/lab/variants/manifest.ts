@@ -64,7 +64,7 @@ export function variantStats(variants: readonly HandoffVariant[]): Partial<Recor
   for (const domain of DOMAIN_NAMES) {
     const mine = variants.filter((v) => v.domain === domain);
     if (mine.length === 0) continue;
-    const count = <K extends string>(order: readonly K[], of: (v: HandoffVariant) => K) =>
+    const count = <K extends string>(order: readonly K[], of: (v: HandoffVariant) => string) =>
       Object.fromEntries(order.map((k) => [k, mine.filter((v) => of(v) === k).length]).filter(([, n]) => n !== 0)) as Partial<
         Record<K, number>
       >;

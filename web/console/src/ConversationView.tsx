@@ -4,6 +4,7 @@ import type { StaffMe } from './api.js';
 import { call } from './api.js';
 import { useStream } from './App.js';
 import { ActionsPanel, type ActOutcome } from './Actions.js';
+import { LabTaskButton } from './LabTaskButton.js';
 import { ownerText, transitionText, words } from './describe.js';
 import { PacketView } from './PacketView.js';
 import type { ConsoleStream } from './stream.js';
@@ -167,6 +168,7 @@ export function ConversationView({ id, stream, me }: { id: string; stream: Conso
             people={stream.people}
             act={act}
           />
+          <LabTaskButton conversationId={id} events={events} me={me} />
         </aside>
       </div>
     </main>
