@@ -22,6 +22,26 @@ function owned(log: readonly StoredEvent[], staff: string, from: number, to: num
 }
 
 /**
+ * In what capacity `caller` may review a hand-off (its seq) or, with null, the conversation as
+ * kept: `owner` when they took it (for a hand-off: after it and before the next one towards
+ * people), `supervisor` when their role is supervisor or admin, null when they may not.
+ */
+export function reviewerCapacity(
+  log: readonly StoredEvent[],
+  handoff: number | null,
+  caller: { id: string; role: StaffRole },
+): Review['as'] | null {
+  let took: boolean;
+  if (handoff === null) took = owned(log, caller.id, 0, Number.POSITIVE_INFINITY);
+  else {
+    const next = log.find((e) => towardsPeople(e) && e.seq > handoff)?.seq ?? Number.POSITIVE_INFINITY;
+    took = owned(log, caller.id, handoff, next);
+  }
+  if (took) return 'owner';
+  return roleAtLeast(caller.role, 'supervisor') ? 'supervisor' : null;
+}
+
+/**
  * Checks a verdict against the conversation's log and its caller, before anything is stored.
  * Who: the person who took the conversation (for a hand-off: after that hand-off and before the
  * next one towards people) gives it as `owner`; a supervisor or an admin may review any
@@ -34,23 +54,13 @@ function owned(log: readonly StoredEvent[], staff: string, from: number, to: num
 export function checkReview(log: readonly StoredEvent[], review: ReviewInput, caller: { id: string; role: StaffRole }): ReviewCheck {
   const handoffs = log.filter(towardsPeople);
   const messages = new Set(log.filter((e) => e.type === 'message.received').map((e) => e.seq));
-  let took: boolean;
-  let before = Number.POSITIVE_INFINITY;
-  if (review.subject === 'handoff') {
-    const reviewed = handoffs.find((e) => e.seq === review.handoff);
-    if (!reviewed) {
-      const what = log.find((e) => e.seq === review.handoff);
-      const is = what ? `a ${what.type}${what.type === 'handoff.requested' ? ' to another agent' : ''}` : 'not there';
-      return refuse('invalid_review', `handoff: entry ${review.handoff} of this log is ${is}; name the seq of a hand-off towards people`);
-    }
-    const next = handoffs.find((e) => e.seq > reviewed.seq)?.seq ?? Number.POSITIVE_INFINITY;
-    took = owned(log, caller.id, reviewed.seq, next);
-    before = reviewed.seq;
-  } else {
-    took = owned(log, caller.id, 0, Number.POSITIVE_INFINITY);
+  if (review.subject === 'handoff' && !handoffs.some((e) => e.seq === review.handoff)) {
+    const what = log.find((e) => e.seq === review.handoff);
+    const is = what ? `a ${what.type}${what.type === 'handoff.requested' ? ' to another agent' : ''}` : 'not there';
+    return refuse('invalid_review', `handoff: entry ${review.handoff} of this log is ${is}; name the seq of a hand-off towards people`);
   }
   // Who may give it comes first: a refusal says nothing about what the verdict would have been.
-  const as: Review['as'] | null = took ? 'owner' : roleAtLeast(caller.role, 'supervisor') ? 'supervisor' : null;
+  const as = reviewerCapacity(log, review.subject === 'handoff' ? review.handoff : null, caller);
   if (as === null)
     return refuse(
       'forbidden',
@@ -58,6 +68,7 @@ export function checkReview(log: readonly StoredEvent[], review: ReviewInput, ca
         ? 'only the person who took this hand-off, or a supervisor, may review it'
         : 'only a person who had this conversation, or a supervisor, may review it',
     );
+  const before = review.subject === 'handoff' ? review.handoff : Number.POSITIVE_INFINITY;
   const wrong = review.subject === 'handoff' ? handoffProblem(review, before) : keptProblem(review, handoffs);
   if (wrong) return wrong;
   if (review.dueAt !== null && !messages.has(review.dueAt))

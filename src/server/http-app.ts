@@ -17,6 +17,7 @@ import { registerStaffRoutes, type StaffedQueue } from './staff-routes.js';
 import { registerOfferRoutes } from './offer-routes.js';
 import { registerLabRunsRoutes } from './lab-runs-routes.js';
 import { registerApprovalRoutes } from './approval-routes.js';
+import { registerReviewRoutes } from './review-routes.js';
 import type { RuntimeRouter } from '../runtime/router/runtime-router.js';
 import { registerStaffStream } from './staff-stream.js';
 import { registerChatStatic, type ChatStaticOptions } from './chat-static.js';
@@ -214,6 +215,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   });
   registerLabRunsRoutes(app, { runsDir: options.runsDir ?? null, auth });
   registerApprovalRoutes(app, { service: options.service, auth });
+  registerReviewRoutes(app, { service: options.service, auth });
   registerMetricsRoutes(app, {
     store: options.service.gateway.store,
     auth,
