@@ -6,36 +6,14 @@
  * missed hand-off appear in `GET /v1/metrics` and on `/metrics` with their intervals.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ConversationId, Policy, StoredEvent } from '../src/core/index.js';
+import type { ConversationId, StoredEvent } from '../src/core/index.js';
 import { json } from './support/http-json.js';
+import { billingOrNot } from './support/review-policy.js';
 import { startTestRuntime, type TestRuntime } from './support/runtime-server.js';
 
 const open: TestRuntime[] = [];
 afterEach(async () => {
   while (open.length) await open.pop()!.close();
-});
-
-/** The agent: hands a message about a bill to billing's queue, answers anything else itself. */
-const billingOrNot = (): Policy => ({
-  name: 'billing-or-not',
-  next: async (request) => {
-    const last = request.messages.findLast((m) => m.role === 'user');
-    const text = typeof last?.content === 'string' ? last.content : '';
-    return /\bbill\b/i.test(text)
-      ? {
-          ok: true,
-          content: null,
-          toolCalls: [
-            {
-              id: 'call_1',
-              name: 'handoff',
-              arguments: JSON.stringify({ target: 'queue_billing', reason: 'customer_request', summary: 'a question about a bill' }),
-            },
-          ],
-          usage: { promptTokens: 1, completionTokens: 1 },
-        }
-      : { ok: true, content: 'Our shop opens at nine.', toolCalls: [], usage: { promptTokens: 1, completionTokens: 1 } };
-  },
 });
 
 async function start() {
@@ -87,14 +65,16 @@ describe('staff verdicts over HTTP (sqlite)', () => {
         subject: 'handoff',
         handoff: c.handoff,
         needed: true,
-        timing: 'late',
-        dueAt: c.message,
+        timing: 'on_time',
         packetEnough: false,
         askedAgain: 'the order',
       },
       token: sup.token,
     });
-    expect(theirs).toMatchObject({ status: 201, body: { review: { by: sup.id, as: 'supervisor', timing: 'late' } } });
+    expect(theirs).toMatchObject({
+      status: 201,
+      body: { review: { by: sup.id, as: 'supervisor', timing: 'on_time', askedAgain: 'the order' } },
+    });
 
     const read = await call(path, { token: other.token });
     expect(read.status).toBe(200);

@@ -48,7 +48,7 @@ export function reviewerCapacity(
  * conversation, as `supervisor`; anyone else is refused. What: a hand-off review names a
  * `handoff.requested` towards people; a `kept` review is only for a conversation that never went
  * to a person; `dueAt` is a customer message (`message.received`), and for a late hand-off one
- * before it; `timing` is given exactly when the hand-off was needed; the fields of a "not needed"
+ * before the message the hand-off answered (the last one before it: due there, it was on time); `timing` is given exactly when the hand-off was needed; the fields of a "not needed"
  * verdict (`dueAt`, `reason`) and of an enough packet (`askedAgain`) stay empty.
  */
 export function checkReview(log: readonly StoredEvent[], review: ReviewInput, caller: { id: string; role: StaffRole }): ReviewCheck {
@@ -68,8 +68,9 @@ export function checkReview(log: readonly StoredEvent[], review: ReviewInput, ca
         ? 'only the person who took this hand-off, or a supervisor, may review it'
         : 'only a person who had this conversation, or a supervisor, may review it',
     );
-  const before = review.subject === 'handoff' ? review.handoff : Number.POSITIVE_INFINITY;
-  const wrong = review.subject === 'handoff' ? handoffProblem(review, before) : keptProblem(review, handoffs);
+  // A hand-off answers the last customer message before it: due at that one, it came on time.
+  const answered = review.subject === 'handoff' ? Math.max(0, ...[...messages].filter((seq) => seq < review.handoff)) : 0;
+  const wrong = review.subject === 'handoff' ? handoffProblem(review, answered) : keptProblem(review, handoffs);
   if (wrong) return wrong;
   if (review.dueAt !== null && !messages.has(review.dueAt))
     return refuse('invalid_review', `dueAt: entry ${review.dueAt} of this log is not a customer message`);
@@ -78,8 +79,8 @@ export function checkReview(log: readonly StoredEvent[], review: ReviewInput, ca
   return { ok: true, as };
 }
 
-/** What is wrong with a hand-off verdict's fields, if anything (`at`: the hand-off's seq). */
-function handoffProblem(review: Extract<ReviewInput, { subject: 'handoff' }>, at: number): ReviewCheck | null {
+/** What is wrong with a hand-off verdict's fields, if anything (`answered`: the customer message the hand-off answered). */
+function handoffProblem(review: Extract<ReviewInput, { subject: 'handoff' }>, answered: number): ReviewCheck | null {
   if (review.needed && review.timing === null)
     return refuse('invalid_review', 'timing: say whether a needed hand-off came on time or late');
   if (!review.needed && review.timing !== null) return refuse('invalid_review', 'timing: only a needed hand-off is on time or late');
@@ -87,8 +88,11 @@ function handoffProblem(review: Extract<ReviewInput, { subject: 'handoff' }>, at
     return refuse('invalid_review', 'dueAt: a late hand-off names the customer message by which it was due');
   if (review.timing !== 'late' && review.dueAt !== null)
     return refuse('invalid_review', 'dueAt: only a late hand-off (or a kept conversation that needed a person) names when it was due');
-  if (review.dueAt !== null && review.dueAt >= at)
-    return refuse('invalid_review', `dueAt: a late hand-off was due before it came (entry ${at})`);
+  if (review.dueAt !== null && review.dueAt >= answered)
+    return refuse(
+      'invalid_review',
+      `dueAt: a late hand-off was due at a customer message before the one it answered (entry ${answered}); due at that one, it came on time`,
+    );
   if (review.packetEnough && review.askedAgain !== null)
     return refuse('invalid_review', 'askedAgain: only a packet that was not enough leaves something to ask again');
   return null;

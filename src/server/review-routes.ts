@@ -28,7 +28,7 @@ export function registerReviewRoutes(app: FastifyInstance, options: { service: C
   app.get(
     '/v1/conversations/:id/reviews',
     routeDocs(
-      "A conversation's verdicts, and what in it can be reviewed (its hand-offs, or it as kept) and in what capacity you may",
+      "A conversation's verdicts, what in it can be reviewed (its hand-offs, or it as kept) and in what capacity you may, and its customer messages",
       'staff',
       {
         params: ConversationParamsSchema,
@@ -43,7 +43,11 @@ export function registerReviewRoutes(app: FastifyInstance, options: { service: C
         ...unit,
         youMayReviewAs: reviewerCapacity(log, unit.subject === 'handoff' ? unit.handoff : null, caller),
       }));
-      return { reviews: reviewsOf(log), subjects };
+      // The customer's messages, to name the one by which a person was due.
+      const customerMessages = log.flatMap((e) =>
+        e.type === 'message.received' ? [{ seq: e.seq, at: e.at, text: e.data.message.text.slice(0, 200) }] : [],
+      );
+      return { reviews: reviewsOf(log), subjects, customerMessages };
     },
   );
 

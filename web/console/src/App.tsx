@@ -6,16 +6,19 @@ import { LabRunsView } from './LabRuns.js';
 import { OffersPanel } from './Offers.js';
 import { PresenceControl } from './Presence.js';
 import { QueueView } from './QueueView.js';
+import { ReviewsView } from './ReviewsView.js';
 import { ConsoleStream } from './stream.js';
 
-type Route = { screen: 'queue' } | { screen: 'dashboard' } | { screen: 'lab' } | { screen: 'conversation'; id: string };
+type Route =
+  { screen: 'queue' } | { screen: 'dashboard' } | { screen: 'lab' } | { screen: 'reviews' } | { screen: 'conversation'; id: string };
 
-/** The screen the address names: `#/queue`, `#/dashboard`, `#/lab` or `#/c/<conversation id>`. */
+/** The screen the address names: `#/queue`, `#/dashboard`, `#/lab`, `#/reviews` or `#/c/<conversation id>`. */
 function useRoute(): Route {
   const read = (): Route => {
     const match = /^#\/c\/(conv_[A-Za-z0-9_-]+)$/.exec(location.hash);
     if (match) return { screen: 'conversation', id: match[1]! };
     if (location.hash === '#/lab') return { screen: 'lab' };
+    if (location.hash === '#/reviews') return { screen: 'reviews' };
     return location.hash === '#/dashboard' ? { screen: 'dashboard' } : { screen: 'queue' };
   };
   const [route, setRoute] = useState(read);
@@ -106,6 +109,11 @@ function Shell({ me, onSignOut }: { me: StaffMe; onSignOut: (notice: string | nu
           <a href="#/dashboard" aria-current={route.screen === 'dashboard' ? 'page' : undefined}>
             Dashboard
           </a>
+          {me.role !== 'agent' && (
+            <a href="#/reviews" aria-current={route.screen === 'reviews' ? 'page' : undefined}>
+              Reviews
+            </a>
+          )}
           <a href="#/lab" aria-current={route.screen === 'lab' ? 'page' : undefined}>
             Lab runs
           </a>
@@ -134,6 +142,8 @@ function Shell({ me, onSignOut }: { me: StaffMe; onSignOut: (notice: string | nu
         <Dashboard />
       ) : route.screen === 'lab' ? (
         <LabRunsView me={me} />
+      ) : route.screen === 'reviews' ? (
+        <ReviewsView me={me} />
       ) : (
         <ConversationView key={route.id} id={route.id} stream={stream} me={me} />
       )}

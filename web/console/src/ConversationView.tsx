@@ -6,6 +6,7 @@ import { useStream } from './App.js';
 import { ActionsPanel, type ActOutcome } from './Actions.js';
 import { ownerText, transitionText, words } from './describe.js';
 import { PacketView } from './PacketView.js';
+import { ReviewPanel } from './ReviewPanel.js';
 import type { ConsoleStream } from './stream.js';
 import { Transcript } from './Transcript.js';
 import { useNow } from './QueueView.js';
@@ -167,6 +168,9 @@ export function ConversationView({ id, stream, me }: { id: string; stream: Conso
             people={stream.people}
             act={act}
           />
+          {/* The verdicts on this conversation's hand-off (docs/reviews.md), re-read as its log grows. */}
+          <ReviewPanel id={id} revision={events.length} />
+          {/* Room for supervisors' tools on a reviewed conversation (issue 19, item 3: "make a lab task"). */}
         </aside>
       </div>
     </main>
