@@ -1,6 +1,6 @@
 /**
  * Staff verdicts on hand-offs and the production metrics built from them, over real HTTP on a
- * real SQLite file (docs/reviews.md): who may review what, bad verdicts refused with nothing
+ * real SQLite file and a real PostgreSQL database (docs/reviews.md): who may review what, bad verdicts refused with nothing
  * stored, free text redacted, the supervisor's sample stratified and seed-stable, and the
  * acceptance line — a hand-off reviewed as unnecessary and a kept conversation reviewed as a
  * missed hand-off appear in `GET /v1/metrics` and on `/metrics` with their intervals.
@@ -9,15 +9,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ConversationId, StoredEvent } from '../src/core/index.js';
 import { json } from './support/http-json.js';
 import { billingOrNot } from './support/review-policy.js';
-import { startTestRuntime, type TestRuntime } from './support/runtime-server.js';
+import { startTestRuntime, type TestRuntime, type TestStoreKind } from './support/runtime-server.js';
 
 const open: TestRuntime[] = [];
 afterEach(async () => {
   while (open.length) await open.pop()!.close();
 });
 
-async function start() {
-  const t = await startTestRuntime('sqlite', { policy: () => billingOrNot(), metricsToken: 'scrape-me' });
+async function start(kind: TestStoreKind) {
+  const t = await startTestRuntime(kind, { policy: () => billingOrNot(), metricsToken: 'scrape-me' });
   open.push(t);
   const call = (path: string, init: { method?: string; body?: unknown; token?: string; key?: string } = {}) => json(t.base, path, init);
   /** A customer who writes `text`; resolves once the agent's turn is done. */
@@ -40,9 +40,9 @@ async function start() {
 
 const notNeeded = (handoff: number) => ({ subject: 'handoff', handoff, needed: false, packetEnough: true });
 
-describe('staff verdicts over HTTP (sqlite)', () => {
+describe.each(['sqlite', 'postgres'] as const)('staff verdicts over HTTP (%s)', (kind) => {
   it('the person who took the hand-off reviews it as owner, a supervisor as supervisor; another agent is refused', async () => {
-    const { t, call, customer, claim } = await start();
+    const { t, call, customer, claim } = await start(kind);
     const owner = await t.staff('agent', ['billing']);
     const other = await t.staff('agent', ['billing']);
     const sup = await t.staff('supervisor');
@@ -96,7 +96,7 @@ describe('staff verdicts over HTTP (sqlite)', () => {
   });
 
   it('refuses a verdict that does not fit the log with a 4xx and stores nothing', async () => {
-    const { t, call, customer, claim, logLength } = await start();
+    const { t, call, customer, claim, logLength } = await start(kind);
     const sup = await t.staff('supervisor');
     const handed = await customer('Please look at my bill');
     const kept = await customer('When do you open?');
@@ -162,7 +162,7 @@ describe('staff verdicts over HTTP (sqlite)', () => {
   });
 
   it("redacts the verdict's free text before it is stored", async () => {
-    const { t, call, customer, claim } = await start();
+    const { t, call, customer, claim } = await start(kind);
     const owner = await t.staff('agent', ['billing']);
     const c = await customer('My bill is wrong');
     await claim(c.id, owner.token);
@@ -191,7 +191,7 @@ describe('staff verdicts over HTTP (sqlite)', () => {
   });
 
   it('gives supervisors a stratified sample that the same seed draws again, marking what is reviewed', async () => {
-    const { t, call, customer } = await start();
+    const { t, call, customer } = await start(kind);
     const sup = await t.staff('supervisor');
     const agent = await t.staff('agent', ['billing']);
     const handed: Array<Awaited<ReturnType<typeof customer>>> = [];
@@ -243,7 +243,7 @@ describe('staff verdicts over HTTP (sqlite)', () => {
   });
 
   it('acceptance: a hand-off reviewed as unnecessary and a kept conversation reviewed as a missed hand-off appear in the metrics with intervals', async () => {
-    const { t, call, customer, claim } = await start();
+    const { t, call, customer, claim } = await start(kind);
     const owner = await t.staff('agent', ['billing']);
     const sup = await t.staff('supervisor');
     const handed = await customer('Something about my bill');
