@@ -163,7 +163,8 @@ export function pairedDifference(
  * units as it has are drawn with replacement from that stratum alone, so each resample keeps the
  * strata's sizes (the design of a stratified sample). Strata are visited in id order and units in
  * the order given, so the same strata, units and seed give the same values. Resamples on which the
- * statistic is undefined (null) are left out.
+ * statistic is undefined (null) are left out. The sample handed to the statistic is reused from one
+ * resample to the next: read it, do not keep it.
  */
 export function resampleStratified<T>(
   strata: ReadonlyMap<string, readonly T[]>,
@@ -174,13 +175,13 @@ export function resampleStratified<T>(
   const resamples = options.resamples ?? DEFAULT_RESAMPLES;
   const random = seededRandom(options.seed ?? DEFAULT_BOOTSTRAP_SEED);
   const values: number[] = [];
+  // One buffer per stratum, refilled on each resample: the statistic reads it and keeps nothing.
+  const sample = new Map<string, T[]>(keys.map((key) => [key, new Array<T>((strata.get(key) as readonly T[]).length)]));
   for (let r = 0; r < resamples; r += 1) {
-    const sample = new Map<string, T[]>();
     for (const key of keys) {
       const units = strata.get(key) as readonly T[];
-      const drawn: T[] = new Array<T>(units.length);
+      const drawn = sample.get(key) as T[];
       for (let i = 0; i < units.length; i += 1) drawn[i] = units[Math.floor(random.next() * units.length)] as T;
-      sample.set(key, drawn);
     }
     const value = statistic(sample);
     if (value !== null && Number.isFinite(value)) values.push(value);

@@ -98,20 +98,25 @@ const CONTRIBUTIONS: Record<ReviewFigureName, Contribution> = {
   packetEnough: (v) => (v.handoff ? [bit(v.packetEnough), 1] : [0, 0]),
 };
 
+/** One verdict's share of a figure: what it adds to the numerator and the denominator (0 or 1 each). */
+interface Share {
+  num: number;
+  den: number;
+}
+
 /** Σ_h N_h·mean_h(num) ÷ Σ_h N_h·mean_h(den) over the strata given; null when the denominator is 0. */
-function poststratified(sample: ReadonlyMap<string, readonly Verdict[]>, populations: ReadonlyMap<string, number>, f: Contribution) {
+function poststratified(sample: ReadonlyMap<string, readonly Share[]>, populations: ReadonlyMap<string, number>): number | null {
   let num = 0;
   let den = 0;
-  for (const [stratum, verdicts] of sample) {
-    if (verdicts.length === 0) continue;
+  for (const [stratum, shares] of sample) {
+    if (shares.length === 0) continue;
     let a = 0;
     let b = 0;
-    for (const v of verdicts) {
-      const [x, y] = f(v);
-      a += x;
-      b += y;
+    for (const share of shares) {
+      a += share.num;
+      b += share.den;
     }
-    const scale = (populations.get(stratum) ?? 0) / verdicts.length;
+    const scale = (populations.get(stratum) ?? 0) / shares.length;
     num += a * scale;
     den += b * scale;
   }
@@ -127,10 +132,19 @@ export interface ReviewEstimateOptions {
 /** One figure over the strata given, with its interval and sample size. */
 function estimate(strata: readonly StratumInput[], f: Contribution, options: ReviewEstimateOptions): ReviewEstimate {
   const reviewed = strata.filter((s) => s.verdicts.length > 0);
-  const sample = new Map(reviewed.map((s) => [s.stratum, s.verdicts]));
+  // Each verdict's share is worked out once, not on every resample.
+  const sample = new Map(
+    reviewed.map((s) => [
+      s.stratum,
+      s.verdicts.map((v): Share => {
+        const [num, den] = f(v);
+        return { num, den };
+      }),
+    ]),
+  );
   const populations = new Map(reviewed.map((s) => [s.stratum, s.population]));
-  const n = reviewed.reduce((sum, s) => sum + s.verdicts.filter((v) => f(v)[1] === 1).length, 0);
-  const { value, ci } = bootstrapStratified(sample, (s) => poststratified(s, populations, f), {
+  const n = [...sample.values()].reduce((sum, shares) => sum + shares.filter((share) => share.den === 1).length, 0);
+  const { value, ci } = bootstrapStratified(sample, (resampled) => poststratified(resampled, populations), {
     seed: options.seed ?? DEFAULT_BOOTSTRAP_SEED,
     resamples: options.resamples ?? DEFAULT_RESAMPLES,
     level: options.level ?? CONFIDENCE_LEVEL,
