@@ -249,6 +249,9 @@ describe.each(['sqlite', 'postgres'] as const)('staff verdicts over HTTP (%s)', 
     const handed = await customer('Something about my bill');
     const kept = await customer('Can I change my address?');
     await claim(handed.id, owner.token);
+    // Reviews come after the work: the owner closes the conversation, then gives the verdict.
+    const version = (await t.store.getConversation(handed.id))!.version;
+    expect((await call(`/v1/conversations/${handed.id}/close`, { body: { version }, token: owner.token })).status).toBe(200);
     expect((await call(`/v1/conversations/${handed.id}/reviews`, { body: notNeeded(handed.handoff!), token: owner.token })).status).toBe(
       201,
     );
