@@ -70,9 +70,16 @@ describe('estimateReviews', () => {
     expect(m.byReason['policy']!.recall).toEqual({ value: null, ci: null, n: 0 });
     expect(m.byReason['policy']!.precision).toMatchObject({ value: 0, n: 2 });
     expect(m.byReason['policy']!.overEscalation).toBeNull();
+    expect([m.byReason['customer_request']!.reviewed, m.byReason['policy']!.reviewed]).toEqual([5, 2]);
     expect(m.byQueue['queue_billing']!.precision).toMatchObject({ value: 3 / 4 });
     expect(m.byQueue['queue_billing']!.recall).toBeNull();
     expect(m.byQueue['queue_general']!.packetEnough).toMatchObject({ value: 1 / 2, n: 2 });
+  });
+
+  it('lists a reason the agent never handed off for, when a reviewer named it for a miss', () => {
+    const m = estimateReviews([strata[0]!, stratum('kept', 600, [kept(true, 'safety'), kept(false)])], window, { resamples: 50 });
+    expect(Object.keys(m.byReason)).toEqual(['customer_request', 'safety']);
+    expect(m.byReason['safety']).toMatchObject({ reviewed: 1, recall: { value: 0, n: 1 }, precision: { value: null, n: 0 } });
   });
 
   it('leaves recall and over-escalation undefined while kept conversations exist but none is reviewed', () => {

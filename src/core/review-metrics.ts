@@ -162,8 +162,13 @@ const keptKnown = (strata: readonly StratumInput[]) =>
  * conversation rightly kept has no reason, so over-escalation is not defined per reason); one
  * queue (its hand-offs: kept conversations are in no queue, so neither recall nor over-escalation is).
  */
-function slice(strata: readonly StratumInput[], kind: 'all' | 'reason' | 'queue', options: ReviewEstimateOptions): ReviewFigures {
-  const figures = { reviewed: strata.reduce((n, s) => n + s.verdicts.length, 0) } as ReviewFigures;
+function slice(
+  strata: readonly StratumInput[],
+  kind: 'all' | 'reason' | 'queue',
+  options: ReviewEstimateOptions,
+  reviewed = strata.reduce((n, s) => n + s.verdicts.length, 0),
+): ReviewFigures {
+  const figures = { reviewed } as ReviewFigures;
   for (const name of REVIEW_FIGURES) {
     const needsKept = name === 'recall' || name === 'overEscalation';
     const undefinedHere = (needsKept && (kind === 'queue' || !keptKnown(strata))) || (name === 'overEscalation' && kind === 'reason');
@@ -185,15 +190,22 @@ export function estimateReviews(
   const kept = strata.filter((s) => s.subject === 'kept');
   const distinct = (pick: (s: StratumInput) => string | null) =>
     [...new Set(handoffStrata.map(pick).filter((x): x is string => x !== null))].sort();
+  // Reasons: the agent's, and those reviewers named for hand-offs that never came.
+  const missOf = (v: Verdict, reason: string) => v.needed && v.reason === reason;
+  const reasons = [
+    ...new Set([
+      ...distinct((s) => s.reason),
+      ...kept.flatMap((s) => s.verdicts.flatMap((v) => (v.needed && v.reason !== null ? [v.reason] : []))),
+    ]),
+  ].sort();
   const byReason = Object.fromEntries(
-    distinct((s) => s.reason).map((reason) => {
+    reasons.map((reason) => {
       const own = handoffStrata.filter((s) => s.reason === reason);
       // A kept conversation counts for a reason only as a miss of that reason.
-      const misses = kept.map((s) => ({
-        ...s,
-        verdicts: s.verdicts.map((v) => (v.needed && v.reason === reason ? v : { ...v, needed: false })),
-      }));
-      return [reason, slice([...own, ...misses], 'reason', options)];
+      const misses = kept.map((s) => ({ ...s, verdicts: s.verdicts.map((v) => (missOf(v, reason) ? v : { ...v, needed: false })) }));
+      const reviewed =
+        own.reduce((n, s) => n + s.verdicts.length, 0) + kept.reduce((n, s) => n + s.verdicts.filter((v) => missOf(v, reason)).length, 0);
+      return [reason, slice([...own, ...misses], 'reason', options, reviewed)];
     }),
   );
   const byQueue = Object.fromEntries(
