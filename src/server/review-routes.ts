@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { reviewerCapacity, reviewSample, reviewsOf, reviewUnitsOf, type StaffId, type StaffRole, type StoredEvent } from '../core/index.js';
+import { reviewerCapacity, reviewSample, reviewsOf, reviewUnitsOf, type StaffId, type StoredEvent } from '../core/index.js';
 import type { ConversationService } from '../runtime/service/conversation-service.js';
 import { requireStaff, type CallerDeps } from './auth/callers.js';
 import { HttpError } from './http-errors.js';
 import { ConversationParamsSchema, parseInput } from './http-schemas.js';
 import { metricsWindow } from './metrics-window.js';
-import { ReviewBodySchema, ReviewSampleQuerySchema } from './review-schemas.js';
+import { ReviewBodySchema, ReviewSampleQuerySchema } from './staff-schemas.js';
 import { routeDocs } from './route-docs.js';
 
 /** Everything, for a review's unit list: a conversation's whole life. */
@@ -38,7 +38,7 @@ export function registerReviewRoutes(app: FastifyInstance, options: { service: C
       const { staff } = await requireStaff(request, auth);
       const { id } = parseInput(ConversationParamsSchema, request.params, 'params');
       const log = await logOr404(id);
-      const caller = { id: staff.id, role: staff.role as StaffRole };
+      const caller = { id: staff.id, role: staff.role };
       const subjects = reviewUnitsOf(log, ALL_TIME).map((unit) => ({
         ...unit,
         youMayReviewAs: reviewerCapacity(log, unit.subject === 'handoff' ? unit.handoff : null, caller),
@@ -62,7 +62,7 @@ export function registerReviewRoutes(app: FastifyInstance, options: { service: C
       const { staff } = await requireStaff(request, auth);
       const { id } = parseInput(ConversationParamsSchema, request.params, 'params');
       const body = parseInput(ReviewBodySchema, request.body, 'body');
-      const outcome = await service.review(id, body, { id: staff.id as StaffId, role: staff.role as StaffRole });
+      const outcome = await service.review(id, body, { id: staff.id as StaffId, role: staff.role });
       if (outcome.ok) return reply.code(201).send({ review: { ...outcome.event.data, seq: outcome.event.seq, at: outcome.event.at } });
       const { code, message } = outcome.rejection;
       const status = code === 'not_found' ? 404 : code === 'forbidden' ? 403 : code === 'has_handoff' ? 409 : 400;
