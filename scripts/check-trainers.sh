@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Checks Baton against the real Python trainers (docs/rl.md): TRL's SFT on `baton export sft`
-# output, TRL's GRPO against `baton env serve` through python/baton_env, OpenEnv's `openenv
-# validate` and OpenEnv's own clients on the running server, and the package's pytest tests.
+# Checks Baton against the real Python trainers (docs/rl.md): `datasets.load_dataset` on every
+# config and split of a `baton export dataset` folder, TRL's SFT on `baton export sft` output,
+# TRL's GRPO against `baton env serve` through python/baton_env, OpenEnv's `openenv validate` and
+# OpenEnv's own clients on the running server, and the package's pytest tests.
 # Not part of `npm test` (it needs pip and a few minutes of CPU).
 #
 #   scripts/check-trainers.sh
@@ -57,6 +58,13 @@ step "SFT data: baton eval (rule agent, billing main dev) and baton export sft"
 rm -rf "$WORK/run"
 node bin/baton.js eval --domain billing --tasks main --split dev --agent rule --styles neutral --out "$WORK/run" >"$WORK/eval.log"
 node bin/baton.js export sft "$WORK/run" --filter success,no-violation --out "$WORK/sft.jsonl" 2>&1 | tail -3
+
+step "dataset: baton export dataset of two runs (billing main dev, billing hand-off variants train), loaded by datasets"
+rm -rf "$WORK/run-variants" "$WORK/dataset"
+node bin/baton.js eval --domain billing --tasks handoff --split train --agent always-transfer --styles neutral,terse --limit 20 --out "$WORK/run-variants" >"$WORK/eval-variants.log"
+node bin/baton.js export dataset "$WORK/run" "$WORK/run-variants" --out "$WORK/dataset" 2>&1 | tail -7
+"$PY" python/scripts/load_dataset.py "$WORK/dataset" 2>"$WORK/dataset.log" | tee "$WORK/dataset.json" ||
+  fail "datasets did not load every config and split of the export with the card's row counts and fields (see $WORK/dataset.log)"
 
 step "a tiny Qwen2-shaped model, built from a config (no download)"
 "$PY" python/scripts/tiny_model.py "$WORK/sft.jsonl" "$WORK/tiny" 2>/dev/null | tail -1

@@ -344,7 +344,7 @@ describe.each(['sqlite', 'postgres'] as const)('the router over HTTP (%s)', (kin
     expect(said).not.toMatch(/when the team is next in|within \d+ hours/);
   });
 
-  it('past the ping-pong cap a hand-off goes straight back to the person who had it, and counts on their capacity', async () => {
+  it('past the ping-pong cap a hand-off goes straight back to the person who had it (counted on their capacity), or to the queue when they are off shift', async () => {
     const t = await startTestRuntime(kind, {
       policy: () => handoffPolicy(),
       config: { routing: { queues: [{ id: 'queue_billing' }] }, ownership: { maxHandoffs: 1 } } as never,
@@ -370,5 +370,20 @@ describe.each(['sqlite', 'postgres'] as const)('the router over HTTP (%s)', (kin
     await t.runtime.service.handleCustomerMessage(c.id, { text: 'A person again, please', idempotencyKey: 'k2' });
     expect(await t.store.getConversation(c.id)).toMatchObject({ state: 'HUMAN_ACTIVE', owner: { type: 'human', id: a.id } });
     expect((await t.runtime.router.staffState(a.id as never))?.used).toBe(1);
+
+    // A goes off shift after handing back again: the next hand-off goes to the queue, not to A.
+    const again = (await t.store.getConversation(c.id))!;
+    expect((await t.runtime.service.handBack(c.id, a.id as never, { version: again.version, notes: null, constraints: [] })).ok).toBe(true);
+    const away = await fetch(`${t.base}/v1/staff/me/presence`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${a.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ presence: 'offline' }),
+    });
+    expect(away.status).toBe(200);
+    await t.runtime.service.handleCustomerMessage(c.id, { text: 'And a person once more', idempotencyKey: 'k3' });
+    expect(await t.store.getConversation(c.id)).toMatchObject({ state: 'QUEUED', owner: { type: 'queue', id: 'queue_billing' } });
+    const last = (await t.store.listEvents(c.id as ConversationId)).findLast((e) => e.type === 'handoff.requested');
+    expect(last?.type === 'handoff.requested' && last.data.route).toBe('queue');
+    expect((await t.runtime.router.staffState(a.id as never))?.used).toBe(0);
   });
 });

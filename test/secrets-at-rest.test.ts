@@ -2,7 +2,8 @@
  * Secrets are never at rest: a conversation that saw a secret of every class (in the customer's
  * messages, the agent's reply, tool arguments, the hand-off summary, a person's reply and notes)
  * leaves none of them in any byte of its SQLite files; a lab run's trajectories, metrics,
- * report and SFT export hold none of the one-time codes its customers typed; and the channels'
+ * report, SFT export and dataset export (whose tasks hold the customers' scripts) hold none of
+ * the one-time codes its customers typed; and the channels'
  * secrets (WhatsApp's app secret, verify token and access token, a webhook channel's secret) are
  * in no byte of the database and no line of the request log.
  */
@@ -138,6 +139,8 @@ describe('secrets at rest', () => {
     expect(evalRun.status, evalRun.stderr).toBe(0);
     expect(baton(['report', run, '--out', join(run, 'report.html')]).status).toBe(0);
     expect(baton(['export', 'sft', run, '--out', join(run, 'sft.jsonl')]).status).toBe(0);
+    const dataset = baton(['export', 'dataset', run, '--out', join(run, 'dataset')]);
+    expect(dataset.status, dataset.stderr).toBe(0);
     const bytes = everyByte(run);
     // Customers did type their codes (the markers show where), and no code is left.
     expect(bytes.match(/\[otp\]/g)?.length ?? 0).toBeGreaterThan(10);

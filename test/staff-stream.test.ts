@@ -301,4 +301,20 @@ describe.each(['sqlite', 'postgres'] as const)('offers on the staff stream on %s
     anaStream.close();
     boStream.close();
   });
+
+  it('pushes the actions waiting for approval to supervisors only', async () => {
+    const ana = await runtime.staff('agent', ['billing']);
+    const sam = await runtime.staff('supervisor');
+    const anaStream = await connect({ authorization: `Bearer ${ana.token}` });
+    await anaStream.next('hello');
+    anaStream.send({ type: 'approvals', follow: true });
+    await expect(anaStream.next('error')).resolves.toMatchObject({ code: 'forbidden' });
+    const samStream = await connect({ authorization: `Bearer ${sam.token}` });
+    await samStream.next('hello');
+    samStream.send({ type: 'approvals', follow: true });
+    // The list is the route's (this runtime approves nothing, so it is empty), sent on follow.
+    await expect(samStream.next('approvals')).resolves.toEqual({ type: 'approvals', approvals: [] });
+    anaStream.close();
+    samStream.close();
+  });
 });

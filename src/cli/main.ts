@@ -8,6 +8,7 @@ import type { EnvServeOptions } from './env-command.js';
 import type { EvalCommandOptions } from './eval-command.js';
 import type { StoreConfig } from '../store/open-store.js';
 import { addBenchCommands } from './bench-program.js';
+import type { CheckRacesOptions } from './check-races.js';
 import { nonNegative, port, positive, seedOption, tau2DirHelp, tau2DirOption } from './options.js';
 
 const VERSION = '0.1.0';
@@ -372,9 +373,9 @@ program
     });
   });
 
-program
-  .command('export')
-  .description('export lab runs as training data')
+const exportCommand = program.command('export').description('export lab runs as training data or as a dataset');
+
+exportCommand
   .command('sft <runDirs...>')
   .description("the runs' dialogues as SFT data (TRL / Hugging Face chat format with tools): one {messages, tools, metadata} per line")
   .requiredOption('--out <file>', 'the JSON Lines file to write')
@@ -398,6 +399,27 @@ customer's final words, never answered, are left out.`,
       ...(opts.filter !== undefined ? { filter: opts.filter } : {}),
       ...(opts.tau2Dir ? { tau2Dir: opts.tau2Dir } : {}),
     });
+  });
+
+exportCommand
+  .command('dataset <runDirs...>')
+  .description('the runs as a Hugging Face dataset folder: configs episodes, tasks and runs (JSON Lines per split) and a dataset card')
+  .requiredOption('--out <dir>', 'the folder to write (new or empty)')
+  .option(tau2DirOption, tau2DirHelp)
+  .addHelpText(
+    'after',
+    `
+Load it with datasets.load_dataset(DIR, name="episodes") (or "tasks", "runs"). README.md is the
+card: what the data is, the commands, commits, versions and seeds that made it, every field of
+every file, the licences (tau2-bench's MIT notice for airline and retail) and the limits. Every
+string is checked with the runtime's redaction detectors first: a secret found is named (file,
+line, field; never its value) and nothing is written. Runs of different domains, task sets or
+agents can go together (each episode names its run); a run whose domain data or variants differ
+from this Baton's is refused, as its tasks could not be described as it ran them.`,
+  )
+  .action(async (runDirs: string[], opts: { out: string; tau2Dir?: string }) => {
+    const { runExportDatasetCommand } = await import('./export-command.js');
+    await runExportDatasetCommand({ runDirs, out: opts.out, ...(opts.tau2Dir ? { tau2Dir: opts.tau2Dir } : {}) });
   });
 
 program
@@ -530,6 +552,32 @@ program
       runSimQueue({ ...opts, load: Number(opts.load), stationaryPrecision: Number(opts.stationaryPrecision) });
     },
   );
+
+program
+  .command('check')
+  .description('long-running correctness checks')
+  .command('races')
+  .description('randomised multi-process race schedules with kills on one store; prints the invariant counters (exit 1 if any is not 0)')
+  .option('--store <kind>', 'postgres (a throwaway server on loopback unless --pg-url) or sqlite (a temporary file)', 'postgres')
+  .option('--pg-url <url>', 'an existing PostgreSQL server to make the database on')
+  .option('--schedules <n>', 'randomised schedules, one conversation each', positive, 1000)
+  .option('--processes <n>', 'OS processes racing', positive, 4)
+  .option('--batch <n>', 'schedules in flight together, audited after each batch', positive, 100)
+  .option('--kills-per-batch <n>', 'processes killed (SIGKILL) and restarted per batch', nonNegative, 1)
+  .option('--seed <n>', 'seed of the schedules', positive, 1)
+  .option('--json', 'print only the JSON result on stdout')
+  .action(async (opts: Omit<CheckRacesOptions, 'store' | 'progress'> & { store: string; json?: boolean }) => {
+    if (opts.store !== 'postgres' && opts.store !== 'sqlite')
+      throw new InvalidArgumentError(`--store is postgres or sqlite, not "${opts.store}"`);
+    const { checkRaces } = await import('./check-races.js');
+    const result = await checkRaces({
+      ...opts,
+      store: opts.store,
+      progress: (line) => process.stderr.write(`baton check races: ${line}\n`),
+    });
+    process.stdout.write(opts.json ? `${JSON.stringify(result)}\n` : `${JSON.stringify(result, null, 2)}\n`);
+    if (!result.ok) process.exitCode = 1;
+  });
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   if (error instanceof InvalidArgumentError) {

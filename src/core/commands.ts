@@ -18,6 +18,11 @@ export const CommandSchema = z.discriminatedUnion('type', [
     target: HandoffTargetSchema,
     reason: z.string().min(1).max(200),
     summary: z.string().max(4000).nullable(),
+    /**
+     * Past the ping-pong cap the conversation goes back to the person who last had it — if they
+     * are on shift (the router knows; unknown counts as on shift). Off shift, it goes to `target`.
+     */
+    previousHumanOnShift: z.boolean().optional(),
   }),
   /** The router placed a pending hand-off in a queue (possibly another than requested). */
   z.object({ type: z.literal('EnqueueConversation'), queue: QueueIdSchema }),

@@ -233,6 +233,16 @@ describe('rules inside the machine', () => {
     expect(result.events[0]).toMatchObject({ type: 'handoff.requested', data: { route: 'previous_human' } });
   });
 
+  it('past the cap, a previous human off shift gets nothing: the hand-off goes to the queue asked for', () => {
+    const capped = { ...active(), handoffCount: policy.maxHandoffs, lastHumanId: staff2 };
+    const off = plan(capped, { ...COMMANDS.handoff_queue, previousHumanOnShift: false }, policy, at);
+    if (!off.ok) throw new Error(off.rejection.message);
+    expect(off.next.state).toBe('HANDOFF_PENDING');
+    expect(off.events[0]).toMatchObject({ type: 'handoff.requested', data: { route: 'queue' } });
+    const on = plan(capped, { ...COMMANDS.handoff_queue, previousHumanOnShift: true }, policy, at);
+    expect(on.ok && on.next.owner).toEqual({ type: 'human', id: staff2 });
+  });
+
   it('below the cap, or with no previous human, a hand-off goes to the queue', () => {
     for (const conv of [
       { ...active(), handoffCount: policy.maxHandoffs - 1, lastHumanId: staff2 },

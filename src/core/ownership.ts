@@ -61,8 +61,9 @@ export function decide(conversation: Conversation, command: Command, policy: Own
         };
       }
       const capped = conversation.handoffCount >= policy.maxHandoffs;
-      if (capped && policy.pingPong === 'return_to_previous_human' && conversation.lastHumanId !== null) {
-        const human: Owner = { type: 'human', id: conversation.lastHumanId };
+      const previous = policy.pingPong === 'return_to_previous_human' ? conversation.lastHumanId : null;
+      if (capped && previous !== null && command.previousHumanOnShift !== false) {
+        const human: Owner = { type: 'human', id: previous };
         return {
           ok: true,
           events: [{ type: 'handoff.requested', data: { ...to(conversation, 'HUMAN_ACTIVE', human), route: 'previous_human', ...base } }],

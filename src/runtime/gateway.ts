@@ -211,7 +211,7 @@ export function createGateway(options: GatewayOptions) {
     /** An agent hands the conversation to another agent or to a human queue. */
     transfer(
       conversationId: ConversationId,
-      input: { agent: AgentId; target: HandoffTarget; reason: string; summary: string | null },
+      input: { agent: AgentId; target: HandoffTarget; reason: string; summary: string | null; previousHumanOnShift?: boolean },
       basis?: Conversation,
     ): Promise<CommandOutcome> {
       return command(conversationId, { type: 'RequestHandoff', ...input }, basis);

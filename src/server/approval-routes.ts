@@ -7,6 +7,7 @@ import { HttpError } from './http-errors.js';
 import { ConversationParamsSchema, parseInput } from './http-schemas.js';
 import { routeDocs } from './route-docs.js';
 import { ApprovalBodySchema } from './staff-schemas.js';
+import type { ApprovalItem } from './staff-stream-protocol.js';
 
 /**
  * Supervisor review of high-risk actions (`approvals.tools` in baton.config.json): the agent's
@@ -21,20 +22,24 @@ export function registerApprovalRoutes(app: FastifyInstance, options: { service:
   app.get('/v1/approvals', routeDocs("Agents' actions waiting for a supervisor's approval", 'supervisor'), async (request) => {
     await requireStaff(request, auth, 'supervisor');
     const active = await store.listConversations({ states: ['AGENT_ACTIVE'], limit: 1000 });
-    const waiting = [];
+    const waiting: ApprovalItem[] = [];
     for (const c of active) {
-      const events = await store.listEvents(c.id, { types: ['approval.requested', 'approval.decided'] });
+      const events = await store.listEvents(c.id, { types: ['approval.requested', 'approval.decided', 'message.received'] });
       const call = pendingApproval(events);
       if (call === null) continue;
       const asked = events.findLast((e) => e.type === 'approval.requested');
+      const said = events.findLast((e) => e.type === 'message.received' && (asked === undefined || e.seq < asked.seq));
       waiting.push({
         conversationId: c.id,
         agent: c.owner.type === 'agent' ? c.owner.id : null,
         call: { id: call.id, name: call.name, arguments: call.arguments },
         why: asked?.type === 'approval.requested' ? asked.data.why : null,
         requestedAt: asked?.at ?? null,
+        customerSaid: said?.type === 'message.received' ? said.data.message.text : null,
       });
     }
+    // Oldest first: the call that has waited longest is the first to decide.
+    waiting.sort((a, b) => (a.requestedAt ?? '').localeCompare(b.requestedAt ?? ''));
     return { approvals: waiting };
   });
 

@@ -14,6 +14,8 @@ export const StreamRequestSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('unfollow'), conversation: ConversationIdSchema }),
   z.strictObject({ type: z.literal('queue'), follow: z.boolean() }),
   z.strictObject({ type: z.literal('offers'), follow: z.boolean() }),
+  /** Supervisors and admins: the agents' actions waiting for approval (`GET /v1/approvals`). */
+  z.strictObject({ type: z.literal('approvals'), follow: z.boolean() }),
 ]);
 export type StreamRequest = z.infer<typeof StreamRequestSchema>;
 
@@ -52,6 +54,19 @@ export interface OfferItem {
   from: Colleague | null;
 }
 
+/** An agent's action waiting for a supervisor's approval: the item `GET /v1/approvals` answers. */
+export interface ApprovalItem {
+  conversationId: string;
+  agent: string | null;
+  /** The call as the agent made it; `arguments` is its JSON text, redacted. */
+  call: { id: string; name: string; arguments: string };
+  /** Why the call waits (the configured rule). */
+  why: string | null;
+  requestedAt: string | null;
+  /** The customer's last message before the call (redacted), so that the call can be judged in place. */
+  customerSaid: string | null;
+}
+
 /** What the server sends. */
 export type StreamMessage =
   /** First message: who is connected, and the queues (for transfers). */
@@ -67,6 +82,8 @@ export type StreamMessage =
   | { type: 'queue'; conversations: QueueItem[] }
   /** The offers waiting for the caller's answer, as they are now (a state: each list is complete). */
   | { type: 'offers'; offers: OfferItem[] }
+  /** The actions waiting for a supervisor, as they are now (a state: each list is complete). */
+  | { type: 'approvals'; approvals: ApprovalItem[] }
   /** A request refused; the connection stays open. */
   | { type: 'error'; code: string; message: string; conversation?: string };
 

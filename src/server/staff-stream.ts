@@ -1,7 +1,7 @@
 import type {} from '@fastify/websocket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
-import type { ConversationId, StaffId, StoredEvent } from '../core/index.js';
+import { roleAtLeast, type ConversationId, type StaffId, type StoredEvent } from '../core/index.js';
 import type { ConversationService } from '../runtime/service/conversation-service.js';
 import { requireStaff, SESSION_COOKIE, type CallerDeps, type StaffCaller } from './auth/callers.js';
 import { staffForToken } from './auth/staff-accounts.js';
@@ -13,6 +13,7 @@ import type { StaffedQueue } from './staff-routes.js';
 import {
   STREAM_CLOSE,
   StreamRequestSchema,
+  type ApprovalItem,
   type Colleague,
   type OfferItem,
   type QueueItem,
@@ -194,32 +195,46 @@ export function registerStaffStream(app: FastifyInstance, options: StaffStreamOp
           },
         });
 
-      // The offers made to the caller (`GET /v1/offers`), sent whenever they change: looked at on
-      // every write in this process (an offer, an answer, a timeout is a `routing.noted` entry in
-      // some log) and every `rereadMs` for other processes' writes.
-      let stopOffers: (() => void) | null = null;
-      const offersView = createViewPush({
-        read: async () => {
-          const answer = await asCaller('/v1/offers');
-          if (answer.statusCode === 401) return 'signed_out';
-          return answer.statusCode === 200 ? (answer.json() as { offers: OfferItem[] }).offers : null;
-        },
-        deliver: (offers) => send({ type: 'offers', offers }),
-        signedOut: () => end(STREAM_CLOSE.signedOut, 'the session ended: sign in again'),
-      });
-      const followOffers = (on: boolean) => {
-        stopOffers?.();
-        stopOffers = null;
-        offersView.reset();
-        if (!on) return;
-        const stopListening = wakeups.listen(() => offersView.look());
-        const timer = setInterval(() => offersView.look(), rereadMs);
-        stopOffers = () => {
-          stopListening();
-          clearInterval(timer);
+      // Views pushed whenever they change — the offers made to the caller (`GET /v1/offers`) and,
+      // for supervisors, the actions waiting for approval (`GET /v1/approvals`): looked at on every
+      // write in this process (an offer, an answer, a timeout, an approval asked or decided is an
+      // entry in some log) and every `rereadMs` for other processes' writes.
+      const pushedView = <T>(url: string, pick: (body: Record<string, unknown>) => T, deliver: (view: T) => Promise<void>) => {
+        let stop: (() => void) | null = null;
+        const view = createViewPush({
+          read: async () => {
+            const answer = await asCaller(url);
+            if (answer.statusCode === 401) return 'signed_out';
+            return answer.statusCode === 200 ? pick(answer.json() as Record<string, unknown>) : null;
+          },
+          deliver,
+          signedOut: () => end(STREAM_CLOSE.signedOut, 'the session ended: sign in again'),
+        });
+        const follow = (on: boolean) => {
+          stop?.();
+          stop = null;
+          view.reset();
+          if (!on) return;
+          const stopListening = wakeups.listen(() => view.look());
+          const timer = setInterval(() => view.look(), rereadMs);
+          stop = () => {
+            stopListening();
+            clearInterval(timer);
+          };
+          view.look();
         };
-        offersView.look();
+        return { follow, stop: () => follow(false) };
       };
+      const offersView = pushedView(
+        '/v1/offers',
+        (body) => body['offers'] as OfferItem[],
+        (offers) => send({ type: 'offers', offers }),
+      );
+      const approvalsView = pushedView(
+        '/v1/approvals',
+        (body) => body['approvals'] as ApprovalItem[],
+        (approvals) => send({ type: 'approvals', approvals }),
+      );
 
       let queueBusy = false;
       let queueAgain = false;
@@ -278,7 +293,12 @@ export function registerStaffStream(app: FastifyInstance, options: StaffStreamOp
           });
         }
         const r = request.data;
-        if (r.type === 'offers') return followOffers(r.follow);
+        if (r.type === 'offers') return offersView.follow(r.follow);
+        if (r.type === 'approvals') {
+          if (r.follow && !roleAtLeast(caller.staff.role, 'supervisor'))
+            return send({ type: 'error', code: 'forbidden', message: 'the actions waiting for approval are for supervisors' });
+          return approvalsView.follow(r.follow);
+        }
         if (r.type === 'queue') {
           stopQueue?.();
           stopQueue = null;
@@ -319,7 +339,8 @@ export function registerStaffStream(app: FastifyInstance, options: StaffStreamOp
         for (const entry of follows.values()) entry.stop();
         follows.clear();
         stopQueue?.();
-        stopOffers?.();
+        offersView.stop();
+        approvalsView.stop();
         clearInterval(sessionTimer);
       });
 

@@ -26,7 +26,7 @@ export interface RaceCounters {
   other_violations: number;
 }
 
-const emptyCounters = (): RaceCounters => ({
+export const emptyCounters = (): RaceCounters => ({
   conversations: 0,
   delivered: 0,
   suppressed: 0,

@@ -29,7 +29,7 @@ import { loadDomain } from '../../domains/load-domain.js';
 import type { StoreConfig } from '../../store/open-store.js';
 import type { AgentName } from '../agents/index.js';
 import { createEpisodeRunner } from './episode-runner.js';
-import { codeChecksum, domainChecksum, gitSha, runDifferences, taskSetChecksum, type RunIdentity } from './run-identity.js';
+import { codeChecksum, domainChecksum, gitSha, packageVersion, runDifferences, taskSetChecksum, type RunIdentity } from './run-identity.js';
 import { infrastructureFailures } from '../metrics/infrastructure.js';
 import { recordKey, type EpisodeRecord } from '../records.js';
 import type { Style } from '../user.js';
@@ -319,7 +319,7 @@ async function runPlanned(
   const run: Record<string, unknown> = {
     version: 1,
     ...identity,
-    package_version: readPackageVersion(),
+    package_version: packageVersion(),
     store: config.store.kind,
   };
   if (!previousRun) writeFileSync(runFile, `${JSON.stringify(run, null, 2)}\n`);
@@ -462,14 +462,6 @@ function readTimings(file: string): Map<string, EpisodeTiming> {
     }
   }
   return timings;
-}
-
-function readPackageVersion(): string | null {
-  try {
-    return (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? null;
-  } catch {
-    return null;
-  }
 }
 
 export { createEpisodeRunner, createUserFactory, type EpisodeRunner } from './episode-runner.js';

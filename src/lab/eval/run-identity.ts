@@ -67,6 +67,18 @@ export function codeChecksum(root: string = dirname(dirname(dirname(fileURLToPat
   return hash.digest('hex');
 }
 
+/** The folder Baton is installed in (its package.json): `dist/` and `src/` sit one level below it. */
+export const PACKAGE_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** Baton's version, from its package.json (null when it cannot be read). */
+export function packageVersion(): string | null {
+  try {
+    return (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version?: string }).version ?? null;
+  } catch {
+    return null;
+  }
+}
+
 /** A checksum of the domain's data as the run sees it: policy, tools, tasks and initial database. */
 export function domainChecksum(domain: Domain): string {
   return sha256(JSON.stringify({ policy: domain.policy, tools: domain.tools, tasks: domain.tasks, db: domain.initialDb }));

@@ -270,6 +270,11 @@ export function createRuntimeRouter(options: RuntimeRouterOptions) {
 
     offers: (staff: StaffId) => store.offersFor(staff),
 
+    async onShift(staff: StaffId): Promise<boolean> {
+      const state = (await store.staff()).find((s) => s.staff === staff);
+      return state !== undefined && (state.presence === 'available' || state.presence === 'busy');
+    },
+
     /** What the router holds for a person (presence, capacity, units used), if it has seen them. */
     staffState: async (staff: StaffId) => (await store.staff()).find((s) => s.staff === staff) ?? null,
 

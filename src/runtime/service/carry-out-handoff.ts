@@ -56,6 +56,9 @@ export async function carryOutHandoff(deps: HandoffDeps, conversationId: Convers
   const me = { type: 'agent', id: intent.agent } as const;
   const urgent = intent.reason === 'safety' && intent.message !== null;
   if (urgent) await gateway.send(conversationId, me, deps.redact.outbound(intent.message!, conversationId));
+  // Past the ping-pong cap it would go back to the person who had it: only if they are on shift.
+  const previous = intent.basis.lastHumanId;
+  const previousHumanOnShift = previous !== null && deps.router.onShift ? await deps.router.onShift(previous) : undefined;
   const transfer = (target: HandoffTarget) =>
     gateway.transfer(
       conversationId,
@@ -64,6 +67,7 @@ export async function carryOutHandoff(deps: HandoffDeps, conversationId: Convers
         target,
         reason: intent.reason,
         summary: intent.summary === null ? null : deps.redact.text(intent.summary, conversationId),
+        ...(previousHumanOnShift === undefined ? {} : { previousHumanOnShift }),
       },
       intent.basis,
     );

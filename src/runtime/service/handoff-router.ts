@@ -41,6 +41,12 @@ export interface HandoffRouter {
    * closed): the router's count of what each person holds follows it.
    */
   conversationChanged?(conversation: Conversation): Promise<void>;
+  /**
+   * Whether a person could take a conversation back now (signed in and on shift: available or
+   * busy). Past the ping-pong cap a hand-off goes back to the person who had it only if so, else
+   * to the queue asked for. Without it, they are taken to be on shift.
+   */
+  onShift?(staff: StaffId): Promise<boolean>;
 }
 
 /** Nothing known about a wait: the honest default. */

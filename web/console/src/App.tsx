@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState, useSyncExternalStore, type FormEvent } from 'react';
 import { signIn, signOut, whoAmI, type StaffMe } from './api.js';
+import { ApprovalsView } from './Approvals.js';
 import { ConversationView } from './ConversationView.js';
 import { Dashboard } from './Dashboard.js';
 import { LabRunsView } from './LabRuns.js';
@@ -10,14 +11,20 @@ import { ReviewsView } from './ReviewsView.js';
 import { ConsoleStream } from './stream.js';
 
 type Route =
-  { screen: 'queue' } | { screen: 'dashboard' } | { screen: 'lab' } | { screen: 'reviews' } | { screen: 'conversation'; id: string };
+  | { screen: 'queue' }
+  | { screen: 'dashboard' }
+  | { screen: 'lab' }
+  | { screen: 'approvals' }
+  | { screen: 'reviews' }
+  | { screen: 'conversation'; id: string };
 
-/** The screen the address names: `#/queue`, `#/dashboard`, `#/lab`, `#/reviews` or `#/c/<conversation id>`. */
+/** The screen the address names: `#/queue`, `#/dashboard`, `#/lab`, `#/approvals`, `#/reviews` or `#/c/<conversation id>`. */
 function useRoute(): Route {
   const read = (): Route => {
     const match = /^#\/c\/(conv_[A-Za-z0-9_-]+)$/.exec(location.hash);
     if (match) return { screen: 'conversation', id: match[1]! };
     if (location.hash === '#/lab') return { screen: 'lab' };
+    if (location.hash === '#/approvals') return { screen: 'approvals' };
     if (location.hash === '#/reviews') return { screen: 'reviews' };
     return location.hash === '#/dashboard' ? { screen: 'dashboard' } : { screen: 'queue' };
   };
@@ -109,14 +116,19 @@ function Shell({ me, onSignOut }: { me: StaffMe; onSignOut: (notice: string | nu
           <a href="#/dashboard" aria-current={route.screen === 'dashboard' ? 'page' : undefined}>
             Dashboard
           </a>
-          {me.role !== 'agent' && (
+          <a href="#/lab" aria-current={route.screen === 'lab' ? 'page' : undefined}>
+            Lab runs
+          </a>
+          {(me.role === 'supervisor' || me.role === 'admin') && (
+            <a href="#/approvals" aria-current={route.screen === 'approvals' ? 'page' : undefined}>
+              Approvals
+            </a>
+          )}
+          {(me.role === 'supervisor' || me.role === 'admin') && (
             <a href="#/reviews" aria-current={route.screen === 'reviews' ? 'page' : undefined}>
               Reviews
             </a>
           )}
-          <a href="#/lab" aria-current={route.screen === 'lab' ? 'page' : undefined}>
-            Lab runs
-          </a>
         </nav>
         <PresenceControl />
         <span className={`connection ${stream.connection}`} role="status" data-testid="connection">
@@ -142,6 +154,8 @@ function Shell({ me, onSignOut }: { me: StaffMe; onSignOut: (notice: string | nu
         <Dashboard />
       ) : route.screen === 'lab' ? (
         <LabRunsView me={me} />
+      ) : route.screen === 'approvals' ? (
+        <ApprovalsView stream={stream} me={me} />
       ) : route.screen === 'reviews' ? (
         <ReviewsView me={me} />
       ) : (

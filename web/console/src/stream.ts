@@ -1,5 +1,5 @@
 import type { Conversation, StoredEvent } from '../../../src/core/index.js';
-import type { Colleague, OfferItem, QueueItem, StreamMessage } from '../../../src/server/staff-stream-protocol.js';
+import type { ApprovalItem, Colleague, OfferItem, QueueItem, StreamMessage } from '../../../src/server/staff-stream-protocol.js';
 
 /** A followed conversation as the console knows it: the log up to `cursor`, each entry once, in order. */
 export interface ConversationLog {
@@ -38,6 +38,10 @@ export class ConsoleStream {
   offers: OfferItem[] | null = null;
   /** Offers answered here and not yet gone from the pushed list (hidden meanwhile). */
   readonly answered = new Set<string>();
+  /** Supervisors: the agents' actions waiting for approval (null until the first list arrives, or when not followed). */
+  approvals: ApprovalItem[] | null = null;
+  /** Approvals decided here and not yet gone from the pushed list (hidden meanwhile). */
+  readonly decided = new Set<string>();
   /** When the last queue snapshot arrived (performance.now()), to count waiting time on from it. */
   queueAt = 0;
   readonly people = new Map<string, Colleague>();
@@ -47,6 +51,7 @@ export class ConsoleStream {
 
   private socket: WebSocket | null = null;
   private wantQueue = false;
+  private wantApprovals = false;
   private readonly followed = new Set<string>();
   private readonly listeners = new Set<() => void>();
   private revision = 0;
@@ -75,6 +80,19 @@ export class ConsoleStream {
   followQueue(on: boolean): void {
     this.wantQueue = on;
     this.send({ type: 'queue', follow: on });
+  }
+
+  /** Supervisors: follow the actions waiting for approval (a list pushed whenever it changes). */
+  followApprovals(on: boolean): void {
+    this.wantApprovals = on;
+    if (!on) this.approvals = null;
+    this.send({ type: 'approvals', follow: on });
+  }
+
+  /** A waiting call this supervisor decided: hidden at once, before the next list says so. */
+  markDecided(callId: string): void {
+    this.decided.add(callId);
+    this.changed();
   }
 
   follow(id: string): void {
@@ -124,6 +142,7 @@ export class ConsoleStream {
       // The offers made to this person follow them on every screen.
       this.send({ type: 'offers', follow: true });
       if (this.wantQueue) this.send({ type: 'queue', follow: true });
+      if (this.wantApprovals) this.send({ type: 'approvals', follow: true });
       for (const id of this.followed) this.send({ type: 'follow', conversation: id, after: String(this.logs.get(id)?.cursor ?? 0) });
       this.changed();
     };
@@ -180,6 +199,11 @@ export class ConsoleStream {
       case 'offers':
         this.offers = message.offers;
         for (const id of [...this.answered]) if (!message.offers.some((o) => o.id === id)) this.answered.delete(id);
+        break;
+      case 'approvals':
+        if (!this.wantApprovals) return;
+        this.approvals = message.approvals;
+        for (const id of [...this.decided]) if (!message.approvals.some((a) => a.call.id === id)) this.decided.delete(id);
         break;
       case 'conversation': {
         const log = this.logs.get(message.conversation.id);
