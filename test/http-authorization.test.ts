@@ -188,6 +188,16 @@ const ROUTES: RouteCase[] = [
     path: () => '/v1/lab/report?path=default',
     expected: { none: 401, otherCustomer: 403, agent: 403, supervisor: 404, admin: 404 },
   },
+  // Verdicts (docs/reviews.md): an agent who never had the conversation may read them, not give one.
+  { name: "a conversation's verdicts", method: 'GET', path: (id) => `/v1/conversations/${id}/reviews`, expected: staffOnly },
+  {
+    name: 'review a conversation the agent kept (nobody took it)',
+    method: 'POST',
+    path: (id) => `/v1/conversations/${id}/reviews`,
+    body: () => ({ subject: 'kept', needed: false }),
+    expected: { none: 401, otherCustomer: 403, agent: 403, supervisor: 201, admin: 201 },
+  },
+  { name: 'the review sample', method: 'GET', path: () => '/v1/reviews/sample', expected: supervisorUp },
   // Agents see their own queues' figures, supervisors every queue's (test/http-metrics.test.ts).
   { name: 'runtime metrics', method: 'GET', path: () => '/v1/metrics', expected: staffOnly },
   { name: 'list staff', method: 'GET', path: () => '/v1/staff', expected: supervisorUp },

@@ -64,9 +64,10 @@ describe.each(['sqlite', 'postgres'] as const)('a 20,000-request fuzz on %s', (k
       (id: string) =>
         `/v1/conversations/${id}/messages?after=${pick(['0', '-1', 'x', '99999999999999999999', ''])}&waitMs=${pick(['0', '-5', 'NaN', '1'])}&limit=${pick(['1', '0', '100000', 'a'])}`,
       (id: string) => `/v1/conversations/${id}`,
-      (id: string) => `/v1/conversations/${id}/${pick(['claim', 'replies', 'hand-back', 'transfer', 'close'])}`,
+      (id: string) => `/v1/conversations/${id}/${pick(['claim', 'replies', 'hand-back', 'transfer', 'close', 'reviews'])}`,
       () => '/v1/conversations',
-      () => `/v1/${pick(['queue', 'metrics', 'metrics?since=bad', 'staff', 'staff/me', 'staff/login', 'staff/logout'])}`,
+      () =>
+        `/v1/${pick(['queue', 'metrics', 'metrics?since=bad', 'staff', 'staff/me', 'staff/login', 'staff/logout', 'reviews/sample?seed=-1'])}`,
       () => pick(['/health', '/ready', '/metrics', '/openapi.json', '/nothing', '/v1/conversations/%E0%A4%A']),
     ];
     const body = (): unknown => {

@@ -21,6 +21,23 @@ export function addBenchCommands(program: Command): void {
       process.stdout.write(opts.json ? `${JSON.stringify(result)}\n` : `${JSON.stringify(result, null, 2)}\n`);
     });
   bench
+    .command('reviews')
+    .description('the production review estimates (stratified bootstrap) against the runtime metrics, on the same synthetic logs')
+    .option('--json', 'print only the JSON result on stdout')
+    .option('--conversations <n>', 'conversations in the window', positive, 20_000)
+    .option('--rounds <n>', 'timed passes of each (the best counts)', positive, 3)
+    .action(async (opts: { json?: boolean; conversations: number; rounds: number }) => {
+      const { benchReviews } = await import('./bench-reviews.js');
+      const result = benchReviews({
+        conversations: opts.conversations,
+        handoffShare: 0.15,
+        reviewedShare: 0.05,
+        rounds: opts.rounds,
+        progress: (line) => process.stderr.write(`${line}\n`),
+      });
+      process.stdout.write(opts.json ? `${JSON.stringify(result)}\n` : `${JSON.stringify(result, null, 2)}\n`);
+    });
+  bench
     .command('replay')
     .description('replay and hash every task of tau2-bench airline and retail (164 tasks), against a same-run baseline')
     .option('--json', 'print only the JSON result on stdout')

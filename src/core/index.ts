@@ -31,3 +31,8 @@ export * from './runtime-metrics.js';
 export * from './wait-metrics.js';
 export * from './storable-text.js';
 export * from './echo.js';
+export * from './bootstrap.js';
+export * from './review-units.js';
+export * from './review-check.js';
+export * from './review-sample.js';
+export * from './review-metrics.js';

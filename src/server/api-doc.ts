@@ -11,6 +11,8 @@ type JsonSchema = {
   description?: string;
   enum?: unknown[];
   anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  const?: unknown;
   items?: JsonSchema;
   default?: unknown;
   minimum?: number;
@@ -27,6 +29,7 @@ type Operation = {
 
 function typeOf(s: JsonSchema | undefined): string {
   if (!s) return 'any';
+  if (s.const !== undefined) return JSON.stringify(s.const);
   if (s.enum) return s.enum.map((v) => JSON.stringify(v)).join(' \\| ');
   if (s.anyOf) return s.anyOf.map(typeOf).join(' \\| ');
   if (s.type === 'array') return `${typeOf(s.items)}[]`;
@@ -36,6 +39,13 @@ function typeOf(s: JsonSchema | undefined): string {
 }
 
 function fieldRows(schema: JsonSchema | undefined, where: string): string[] {
+  // A body that is one of several objects (a discriminated union): each alternative's fields, named by its tag.
+  const alternatives = schema?.oneOf ?? (schema?.anyOf?.every((a) => a.properties) ? schema.anyOf : undefined);
+  if (alternatives)
+    return alternatives.flatMap((alternative) => {
+      const tag = Object.entries(alternative.properties ?? {}).find(([, p]) => p.const !== undefined || p.enum?.length === 1);
+      return fieldRows(alternative, tag ? `${where} (${tag[0]} ${JSON.stringify(tag[1].const ?? tag[1].enum![0])})` : where);
+    });
   const props = schema?.properties ?? {};
   const required = new Set(schema?.required ?? []);
   return Object.entries(props).map(

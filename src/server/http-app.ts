@@ -18,6 +18,7 @@ import { registerOfferRoutes } from './offer-routes.js';
 import { registerLabRunsRoutes } from './lab-runs-routes.js';
 import { registerApprovalRoutes } from './approval-routes.js';
 import { registerLabTaskRoutes, type LabTaskRoutesOptions } from './lab-task-routes.js';
+import { registerReviewRoutes } from './review-routes.js';
 import type { RuntimeRouter } from '../runtime/router/runtime-router.js';
 import { registerStaffStream } from './staff-stream.js';
 import { registerChatStatic, type ChatStaticOptions } from './chat-static.js';
@@ -218,6 +219,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   registerLabRunsRoutes(app, { runsDir: options.runsDir ?? null, auth });
   registerApprovalRoutes(app, { service: options.service, auth });
   registerLabTaskRoutes(app, { store: options.service.gateway.store, auth, ...(options.labTasks ?? { taskSet: null }) });
+  registerReviewRoutes(app, { service: options.service, auth });
   registerMetricsRoutes(app, {
     store: options.service.gateway.store,
     auth,

@@ -2,10 +2,15 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Gauge, Registry } from 'prom-client';
 
 import {
+  REVIEW_FIGURES,
+  reviewMetrics,
   roleAtLeast,
   runtimeMetrics,
   waitMetrics,
   type MetricsWindow,
+  type ReviewFigures,
+  type ReviewMetrics,
+  type ReviewUnit,
   type RuntimeMetrics,
   type StoredEvent,
   type WaitFigures,
@@ -18,9 +23,10 @@ import { HttpError } from './http-errors.js';
 import { parseInput } from './http-schemas.js';
 import { routeDocs } from './route-docs.js';
 import { MetricsQuerySchema } from './staff-schemas.js';
+import { DAY_MS, metricsWindow } from './metrics-window.js';
 
-/** Default window of the metrics: the last 24 hours. */
-const DAY_MS = 24 * 60 * 60 * 1000;
+/** What the metrics route computes: the runtime's figures, the waits, and the production review estimates. */
+type Figures = RuntimeMetrics & { waits: WaitFigures; reviews: ReviewMetrics };
 
 /** Every conversation's log (the metrics read the log and nothing else). */
 async function allLogs(store: Store): Promise<StoredEvent[][]> {
@@ -40,10 +46,14 @@ export function registerMetricsRoutes(
   const { store, auth } = input;
   const compute = async (
     window: MetricsWindow,
-    only?: (log: readonly StoredEvent[]) => boolean,
-  ): Promise<RuntimeMetrics & { waits: WaitFigures }> => {
-    const logs = only ? (await allLogs(store)).filter(only) : await allLogs(store);
-    return { ...runtimeMetrics(logs, window), waits: waitMetrics(logs, window, auth.clock.now()) };
+    only?: { log: (log: readonly StoredEvent[]) => boolean; unit: (unit: ReviewUnit) => boolean },
+  ): Promise<Figures> => {
+    const logs = only ? (await allLogs(store)).filter(only.log) : await allLogs(store);
+    return {
+      ...runtimeMetrics(logs, window),
+      waits: waitMetrics(logs, window, auth.clock.now()),
+      reviews: reviewMetrics(logs, window, only ? { keep: only.unit } : {}),
+    };
   };
   const queues = new Map((input.queues ?? []).map((q) => [q.id as string, q]));
 
@@ -57,14 +67,14 @@ export function registerMetricsRoutes(
     async (request) => {
       const { staff } = await requireStaff(request, auth);
       const q = parseInput(MetricsQuerySchema, request.query, 'query');
-      const until = q.until ? new Date(q.until).toISOString() : new Date(auth.clock.now() + 1).toISOString();
-      const since = q.since ? new Date(q.since).toISOString() : new Date(Date.parse(until) - DAY_MS).toISOString();
-      if (since >= until) throw new HttpError(400, 'invalid_request', 'query.since must be before query.until');
+      const { since, until } = metricsWindow(q, auth.clock);
       if (roleAtLeast(staff.role, 'supervisor')) return { scope: 'all', queues: [...queues.keys()], ...(await compute({ since, until })) };
       // An agent sees the conversations that waited in the queues they work, and nothing else.
       const own = [...queues.values()].filter((queue) => mayWork(staff, queue)).map((queue) => queue.id as string);
       const inOwnQueue = (log: readonly StoredEvent[]) => log.some((e) => e.type === 'conversation.queued' && own.includes(e.data.queue));
-      const figures = await compute({ since, until }, inOwnQueue);
+      // Their review estimates cover the hand-offs that waited in those queues (kept conversations are in none).
+      const ownUnit = (unit: ReviewUnit) => unit.subject === 'handoff' && own.includes(unit.queue);
+      const figures = await compute({ since, until }, { log: inOwnQueue, unit: ownUnit });
       return {
         scope: 'own_queues',
         queues: own,
@@ -76,8 +86,8 @@ export function registerMetricsRoutes(
   );
 
   const registry = new Registry();
-  let latest: (RuntimeMetrics & { waits: WaitFigures }) | null = null;
-  const gauge = (name: string, help: string, labelNames: string[], read: (m: RuntimeMetrics & { waits: WaitFigures }, g: Gauge) => void) =>
+  let latest: Figures | null = null;
+  const gauge = (name: string, help: string, labelNames: string[], read: (m: Figures, g: Gauge) => void) =>
     new Gauge({
       name,
       help,
@@ -143,6 +153,47 @@ export function registerMetricsRoutes(
   });
   gauge('baton_queue_age_alerts', 'Queue-age alerts raised in the last 24 hours, by queue', ['queue'], (m, g) => {
     for (const [queue, n] of Object.entries(m.waits.ageAlerts)) g.set({ queue }, n);
+  });
+
+  // Production review estimates (docs/reviews.md): one series per figure and slice, with its bounds and sample size.
+  const slices = (r: ReviewMetrics): Array<[scope: string, key: string, figures: ReviewFigures]> => [
+    ['overall', '', r.overall],
+    ...Object.entries(r.byReason).map(([key, f]): [string, string, ReviewFigures] => ['reason', key, f]),
+    ...Object.entries(r.byQueue).map(([key, f]): [string, string, ReviewFigures] => ['queue', key, f]),
+  ];
+  for (const [name, help, pick] of [
+    ['baton_review_estimate', 'Post-stratified estimate from staff verdicts', (e: { value: number | null }) => e.value],
+    [
+      'baton_review_estimate_lower',
+      'Lower bound of the 95% stratified bootstrap interval',
+      (e: { ci: [number, number] | null }) => e.ci?.[0] ?? null,
+    ],
+    [
+      'baton_review_estimate_upper',
+      'Upper bound of the 95% stratified bootstrap interval',
+      (e: { ci: [number, number] | null }) => e.ci?.[1] ?? null,
+    ],
+    ['baton_review_sample_size', "Verdicts under the estimate's denominator", (e: { n: number }) => e.n],
+  ] as const) {
+    gauge(
+      name,
+      `${help} (figure: precision, recall, overEscalation, timing, packetEnough), last 24 hours`,
+      ['figure', 'scope', 'key'],
+      (m, g) => {
+        for (const [scope, key, figures] of slices(m.reviews))
+          for (const figure of REVIEW_FIGURES) {
+            const e = figures[figure];
+            const value = e === null ? null : pick(e);
+            if (value !== null) g.set({ figure, scope, key }, value);
+          }
+      },
+    );
+  }
+  gauge('baton_review_stratum_population', 'Units of each review stratum in the last 24 hours', ['stratum'], (m, g) => {
+    for (const s of m.reviews.weighting.strata) g.set({ stratum: s.stratum }, s.population);
+  });
+  gauge('baton_review_stratum_reviewed', 'Units of each review stratum with a verdict, last 24 hours', ['stratum'], (m, g) => {
+    for (const s of m.reviews.weighting.strata) g.set({ stratum: s.stratum }, s.reviewed);
   });
 
   // A scrape proves itself with the metrics token. Without one configured nobody may scrape: a

@@ -12,7 +12,9 @@ import {
   type MessageId,
   type Policy,
   type QueueId,
+  type ReviewInput,
   type StaffId,
+  type StaffRole,
 } from '../../core/index.js';
 import type { AgentConfig } from '../agent-config.js';
 import type { HarnessDeps } from '../agent-loop.js';
@@ -26,6 +28,7 @@ import { withTurnLease, type LeaseOptions } from './turn-lease.js';
 import { readCustomerFeed, type CustomerPage } from './customer-feed.js';
 import { queueRouter, type HandoffRouter } from './handoff-router.js';
 import { createRuntimeRedactor, type Redactor } from './redactor.js';
+import { recordReview, type ReviewOutcome } from './record-review.js';
 import { createTurnScheduler, type TurnScheduler } from './turn-scheduler.js';
 import { createWakeups, type Wakeups } from './wakeups.js';
 
@@ -262,6 +265,10 @@ export function createConversationService(options: ConversationServiceOptions) {
         notes: input.notes === null ? null : redact.text(input.notes, conversationId),
         constraints: input.constraints,
       }),
+
+    /** Records a person's verdict on the conversation's hand-off, or on its being kept (checked, redacted). */
+    review: async (conversationId: ConversationId, input: ReviewInput, caller: { id: StaffId; role: StaffRole }): Promise<ReviewOutcome> =>
+      written(conversationId, await recordReview({ gateway, redact }, conversationId, input, caller)),
 
     /** Passes the conversation on, cold: to a queue or to another person. */
     transfer: (

@@ -7,18 +7,25 @@ import { LabRunsView } from './LabRuns.js';
 import { OffersPanel } from './Offers.js';
 import { PresenceControl } from './Presence.js';
 import { QueueView } from './QueueView.js';
+import { ReviewsView } from './ReviewsView.js';
 import { ConsoleStream } from './stream.js';
 
 type Route =
-  { screen: 'queue' } | { screen: 'dashboard' } | { screen: 'lab' } | { screen: 'approvals' } | { screen: 'conversation'; id: string };
+  | { screen: 'queue' }
+  | { screen: 'dashboard' }
+  | { screen: 'lab' }
+  | { screen: 'approvals' }
+  | { screen: 'reviews' }
+  | { screen: 'conversation'; id: string };
 
-/** The screen the address names: `#/queue`, `#/dashboard`, `#/lab`, `#/approvals` or `#/c/<conversation id>`. */
+/** The screen the address names: `#/queue`, `#/dashboard`, `#/lab`, `#/approvals`, `#/reviews` or `#/c/<conversation id>`. */
 function useRoute(): Route {
   const read = (): Route => {
     const match = /^#\/c\/(conv_[A-Za-z0-9_-]+)$/.exec(location.hash);
     if (match) return { screen: 'conversation', id: match[1]! };
     if (location.hash === '#/lab') return { screen: 'lab' };
     if (location.hash === '#/approvals') return { screen: 'approvals' };
+    if (location.hash === '#/reviews') return { screen: 'reviews' };
     return location.hash === '#/dashboard' ? { screen: 'dashboard' } : { screen: 'queue' };
   };
   const [route, setRoute] = useState(read);
@@ -117,6 +124,11 @@ function Shell({ me, onSignOut }: { me: StaffMe; onSignOut: (notice: string | nu
               Approvals
             </a>
           )}
+          {(me.role === 'supervisor' || me.role === 'admin') && (
+            <a href="#/reviews" aria-current={route.screen === 'reviews' ? 'page' : undefined}>
+              Reviews
+            </a>
+          )}
         </nav>
         <PresenceControl />
         <span className={`connection ${stream.connection}`} role="status" data-testid="connection">
@@ -144,6 +156,8 @@ function Shell({ me, onSignOut }: { me: StaffMe; onSignOut: (notice: string | nu
         <LabRunsView me={me} />
       ) : route.screen === 'approvals' ? (
         <ApprovalsView stream={stream} me={me} />
+      ) : route.screen === 'reviews' ? (
+        <ReviewsView me={me} />
       ) : (
         <ConversationView key={route.id} id={route.id} stream={stream} me={me} />
       )}

@@ -7,6 +7,7 @@ import { ActionsPanel, type ActOutcome } from './Actions.js';
 import { LabTaskButton } from './LabTaskButton.js';
 import { ownerText, transitionText, words } from './describe.js';
 import { PacketView } from './PacketView.js';
+import { ReviewPanel } from './ReviewPanel.js';
 import type { ConsoleStream } from './stream.js';
 import { Transcript } from './Transcript.js';
 import { useNow } from './QueueView.js';
@@ -168,6 +169,9 @@ export function ConversationView({ id, stream, me }: { id: string; stream: Conso
             people={stream.people}
             act={act}
           />
+          {/* The verdicts on this conversation's hand-off (docs/reviews.md), re-read as its log grows. */}
+          <ReviewPanel id={id} revision={events.length} />
+          {/* Supervisors: turn the reviewed conversation into a lab task (docs/production-tasks.md). */}
           <LabTaskButton conversationId={id} events={events} me={me} />
         </aside>
       </div>

@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
-import type { Rate, RuntimeMetrics, WaitFigures } from '../../../src/core/index.js';
+import type { Rate, ReviewMetrics, RuntimeMetrics, WaitFigures } from '../../../src/core/index.js';
 import { call } from './api.js';
 import { duration, words } from './describe.js';
+import { ReviewFiguresView } from './ReviewFiguresView.js';
 
-type Metrics = RuntimeMetrics & { waits: WaitFigures; scope: 'all' | 'own_queues'; queues: string[] };
+type Metrics = RuntimeMetrics & { waits: WaitFigures; reviews: ReviewMetrics; scope: 'all' | 'own_queues'; queues: string[] };
 
 const WINDOWS = [
   ['hour', 'Last hour', 3_600_000],
@@ -180,6 +181,7 @@ export function Dashboard() {
               }))}
             />
           </div>
+          <ReviewFiguresView reviews={m.reviews} />
         </>
       )}
     </main>
