@@ -334,7 +334,7 @@ program
     nonNegative,
     0,
   )
-  .option('--drift', "billing's policy-drift pairs instead: success before and after each drift event, with intervals")
+  .option('--drift', "the domain's policy-drift pairs instead: success before and after each drift event, with intervals")
   .option('--drift-turn <n>', 'with --drift: the customer turn the drift event is scheduled at', positive, 2)
   .option('--json', 'print the metrics object on stdout')
   .action(async (opts: EvalCommandOptions) => {

@@ -15,15 +15,9 @@ import { CURRICULUM, servesPriority, type Stage } from '../../rewards/hierarchy/
 import type { SupervisorName } from '../hierarchy/supervisors.js';
 import { taskPriority } from '../hierarchy/task-priority.js';
 import { variantTask } from '../run-episode.js';
-import { BILLING_TASKS_FILE, billingDriftTasks, parseBillingTasks } from '../../domains/billing/index.js';
+import { driftTasksOf } from '../../domains/drift-tasks.js';
 import type { ScheduledDrift } from '../../domains/drift.js';
 import type { Planned } from '../eval/run-eval.js';
-import { readFileSync } from 'node:fs';
-
-/** Billing's drift pairs for a loaded billing domain. */
-function billingDriftPairs(domain: Domain) {
-  return billingDriftTasks(parseBillingTasks(readFileSync(BILLING_TASKS_FILE, 'utf8')), domain.tasks);
-}
 
 export interface EnvSetup {
   tasks: 'main' | 'handoff';
@@ -49,10 +43,10 @@ export function envSessionOptions(domain: Domain, setup: EnvSetup): EnvSessionOp
   });
   const stage = setup.hierarchy ? CURRICULUM[setup.hierarchy.stage] : null;
   // A stage with drift adds, after each main task a drift event changes, the same task with the
-  // event scheduled (billing's pairs; the only domain that declares drift events so far).
+  // event scheduled (the domain's drift pairs: billing's, airline's, retail's).
   const drifts = new Map<string, { drift: ScheduledDrift; before: Planned }>();
   const withDrift: Planned[] = [];
-  const pairs = stage?.drift && domain.name === 'billing' && setup.tasks === 'main' ? billingDriftPairs(domain) : [];
+  const pairs = stage?.drift && setup.tasks === 'main' ? driftTasksOf(domain) : [];
   for (const p of plan) {
     withDrift.push(p);
     for (const pair of pairs.filter((d) => d.before.id === p.task.id && p.variant === null)) {
