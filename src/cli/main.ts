@@ -479,9 +479,12 @@ program
   )
   .addOption(new Option('--role <role>', 'in hierarchy mode: the role the trainer plays').choices(['l1', 'l2', 'l3']).default('l1'))
   .addOption(
-    new Option('--supervisor <name>', 'in hierarchy mode: the scripted L2 supervisor')
+    new Option('--supervisor <name>', 'in hierarchy mode: the scripted L2 supervisor (with --role l2 the trainer is the supervisor)')
       .choices(['honest', 'rubber-stamp', 'escalate-all'])
       .default('honest'),
+  )
+  .addOption(
+    new Option('--l1 <agent>', 'in hierarchy mode with --role l2 or l3: the scripted L1 agent').choices(['rule', 'oracle']).default('rule'),
   )
   .addOption(
     new Option('--curriculum <stage>', 'in hierarchy mode: the curriculum stage (tasks, reward density, guard severity)')

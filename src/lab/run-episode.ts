@@ -29,6 +29,7 @@ import {
 import { evaluate, type EvaluateOptions, type Evaluation } from '../domains/evaluator.js';
 import { OPENING_MESSAGE, type TerminationReason, type Trajectory, type TrajectoryMessage } from '../domains/trajectory.js';
 import type { TurnResult } from '../runtime/agent-loop.js';
+import type { ToolContext } from '../runtime/tool.js';
 import { createGateway } from '../runtime/gateway.js';
 import { HANDOFF_TOOL } from '../runtime/handoff-tool.js';
 import { agentDomainTools, domainAgentConfig, domainHarnessTools, domainPacketBuilder } from '../runtime/domain-agent.js';
@@ -101,13 +102,27 @@ export interface RunEpisodeOptions {
   /**
    * A supervisor who reviews the agent's high-risk actions (writes that need the customer's yes)
    * before they run: an approved call runs, a rejected one does not and its feedback is the
-   * tool result the agent reads (src/lab/hierarchy/).
+   * tool result the agent reads (src/lab/hierarchy/). The answer may take its time (a trainer
+   * playing the supervisor): the call waits for it, with no tool time limit.
    */
-  review?: (call: { name: string; args: Readonly<Record<string, unknown>>; turn: number }) => ReviewAnswer;
+  review?: (call: ProposedReview) => ReviewAnswer | Promise<ReviewAnswer>;
 }
 
-/** A supervisor's answer to one proposed action. */
-export type ReviewAnswer = { verdict: 'approve' } | { verdict: 'reject'; feedback: string };
+/** A call put to the supervisor: the tool, its arguments, and the customer turn it came in. */
+export interface ProposedReview {
+  name: string;
+  args: Readonly<Record<string, unknown>>;
+  turn: number;
+}
+
+/**
+ * A supervisor's answer to one proposed action. `escalation`: the supervisor passed the call to
+ * the manager (with its reason), whose decision this is.
+ */
+export type ReviewAnswer = ({ verdict: 'approve' } | { verdict: 'reject'; feedback: string }) & { escalation?: { reason: string } };
+
+/** How long a reviewed call may wait for its answer: a day (the environment's idle timeout ends a silent trainer first). */
+const REVIEW_WAIT_MS = 24 * 60 * 60 * 1000;
 
 /** One review made in an episode: the call (by its id in the trajectory) and the answer. */
 export interface EpisodeReview {
@@ -325,46 +340,45 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeRes
   const outageFrom = variant?.outage?.fromTurn ?? null;
   const executed = new Map<string, { injected: boolean }>();
   const reviews: EpisodeReview[] = [];
-  // The call the harness is running now (set just before the domain sees it).
-  let running: { callId: string; record: { injected: boolean } } | null = null;
   const review = options.review;
-  const reviewed: typeof episode = review
-    ? {
-        ...episode,
-        get db() {
-          return episode.db;
-        },
-        call(name, args) {
-          const highRisk = domain.isWrite(name) && domain.tools.find((t) => t.name === name)?.needsConfirmation !== false;
-          if (!highRisk || running === null) return episode.call(name, args);
-          const answer = review({ name, args, turn: customerTurn });
-          reviews.push({ callId: running.callId, name, args, turn: customerTurn, answer });
-          if (answer.verdict === 'approve') return episode.call(name, args);
-          // Never reached the domain: the evaluator does not replay it.
-          running.record.injected = true;
-          return { output: `Error: ${REVIEW_REJECTED} ${answer.feedback}`, error: true };
-        },
-      }
-    : episode;
-  const tools = domainHarnessTools(domain, reviewed, {
+  const harnessTools = domainHarnessTools(domain, episode, {
     confirmWrites: agent.confirmWrites,
     // Tools of the domain fail while an injected outage lasts.
     beforeCall: (name, context) => {
       const record = { injected: false };
       executed.set(context.callId, record);
-      running = { callId: context.callId, record };
       if (outageFrom !== null && customerTurn >= outageFrom) {
         record.injected = true;
         throw new Error(`${name} is unavailable: the service did not respond. Try again later.`);
       }
     },
   });
+  const highRisk = (name: string) => domain.isWrite(name) && domain.tools.find((t) => t.name === name)?.needsConfirmation !== false;
+  // The review gate: a high-risk call waits for the supervisor's answer before the domain sees it.
+  const tools = review
+    ? harnessTools.map((tool) =>
+        highRisk(tool.name)
+          ? {
+              ...tool,
+              execute: async (args: Record<string, unknown>, context: ToolContext) => {
+                const turn = customerTurn;
+                const answer = await review({ name: tool.name, args, turn });
+                reviews.push({ callId: context.callId, name: tool.name, args, turn, answer });
+                if (answer.verdict === 'approve') return tool.execute(args, context);
+                // Never reached the domain: the evaluator does not replay it.
+                executed.set(context.callId, { injected: true });
+                throw new Error(`${REVIEW_REJECTED} ${answer.feedback}`);
+              },
+            }
+          : tool,
+      )
+    : harnessTools;
   const config = domainAgentConfig(domain, tools, {
     id: LAB_AGENT,
     ...(agent.outputGuardrails === false ? { outputGuardrails: [] } : {}),
     // Domain outputs are shown whole (a flight search can run long); a turn may take many steps
     // (tau2-bench bounds a whole run at 200).
-    sandbox: { maxOutputChars: 1_000_000 },
+    sandbox: { maxOutputChars: 1_000_000, ...(review ? { timeoutMs: REVIEW_WAIT_MS } : {}) },
     budget: { maxSteps: options.maxStepsPerTurn ?? 40 },
     ...(drift ? { rules: driftingRules(domain.rules, [drift.event], () => episode.fired) } : {}),
   });
