@@ -241,4 +241,25 @@ describe('baton env serve --mode hierarchy --role l3', () => {
       expect(wrong.reward).toBeLessThan(honest.reward);
     }
   }, 60_000);
+
+  it('says so at reset when nothing came to the manager, and pays no decision', async () => {
+    // The rule agent keeps the old rule on the drift task: it never hands off, so nothing is escalated.
+    const { url, session } = await serve('l3', 'stage3', 'rule');
+    const key = session.plan.find((p) => p.key.endsWith('@email_changes_suspended'))!.key;
+    const client = await connect(url);
+    const frame = checked(await client.send({ type: 'reset', data: { task: key } }), 'l3');
+    expect(frame.data.done).toBe(true);
+    expect(frame.data.observation).toMatchObject({
+      over_at_reset: true,
+      reward_name: 'hierarchy:l3',
+      handed_off: false,
+      reward_components: { decided: false, decision_quality: 0 },
+    });
+    expect(String(frame.data.observation!['why_over'])).toContain('nothing came to the manager');
+    expect(await client.send({ type: 'step', data: { type: 'decide', verdict: 'approve' } })).toMatchObject({
+      type: 'error',
+      data: { code: 'EXECUTION_ERROR', message: 'the episode is over: reset to start another' },
+    });
+    client.close();
+  }, 60_000);
 });

@@ -170,7 +170,10 @@ export class TeamSession implements EnvSessionLike {
         ...(first.done
           ? {
               over_at_reset: true,
-              why_over: `nothing came to the ${this.#hierarchy.role === 'l2' ? 'supervisor' : 'manager'} in this episode (the scripted L1 proposed no high-risk action${this.#hierarchy.role === 'l3' ? ' the supervisor escalated' : ''} and no hand-off); reset for another`,
+              why_over:
+                this.#hierarchy.role === 'l2'
+                  ? 'nothing came to the supervisor in this episode (the scripted L1 proposed no high-risk action and handed nothing off); reset for another'
+                  : 'nothing came to the manager in this episode (the scripted supervisor escalated nothing: L1 handed nothing off, or not a case it escalates); reset for another',
             }
           : {}),
         ...first.observation,
@@ -198,8 +201,6 @@ export class TeamSession implements EnvSessionLike {
         'VALIDATION_ERROR',
         `a ${pending.request.kind} review takes ${pending.request.answers.join(' or ')}, not ${answer.type}`,
       );
-    if (answer.type === 'decide' && pending.request.kind === 'action' && answer.verdict === 'reject' && !answer.feedback)
-      throw new EnvError('VALIDATION_ERROR', 'rejecting a proposed action needs feedback for L1');
     this.#pending = null;
     this.#steps++;
     pending.resolve(answer);
