@@ -95,7 +95,8 @@ const honestL2 =
     if (HIGH.has(priority)) return { type: 'escalate', reason: `a ${priority}-priority case` };
     if (request.kind === 'handoff') return { type: 'approve' };
     const answer = createSupervisor('honest', task).review({ name: request.action!.name, args: request.action!.arguments });
-    return answer.verdict === 'approve' ? { type: 'approve' } : { type: 'reject', feedback: answer.feedback };
+    if (answer.verdict === 'reject') return { type: 'reject', feedback: answer.feedback };
+    return { type: answer.verdict };
   };
 const rubberStamp: Player = () => ({ type: 'approve' });
 const escalateAll: Player = () => ({ type: 'escalate', reason: 'for the manager' });
@@ -110,7 +111,7 @@ describe('baton env serve --mode hierarchy --role l2', () => {
     expect(result.requests).toHaveLength(1);
     const [request] = result.requests;
     expect(request).toMatchObject({ kind: 'action', action: { name: 'change_plan', arguments: { plan_id: 'starter' } } });
-    expect(request!.answers).toEqual(['approve', 'reject', 'escalate']);
+    expect(request!.answers).toEqual(['approve', 'reject', 'take_over', 'escalate']);
     // The context: the customer's request and what L1 looked up, before the change ran.
     expect(request!.conversation.some((l) => l.from === 'customer')).toBe(true);
     expect(request!.conversation.some((l) => l.from === 'tool' && l.tool === 'list_plans')).toBe(true);
@@ -170,6 +171,25 @@ describe('baton env serve --mode hierarchy --role l2', () => {
     client.close();
   }, 60_000);
 
+  it('a take-over hands the case to people at once: right where the label sends it to them, below honest where the policy allows the call', async () => {
+    const drift = await serve('l2', 'stage3', 'rule');
+    const key = drift.session.plan.find((p) => p.key.endsWith('@email_changes_suspended'))!.key;
+    const takeOver: Player = (request) => (request.kind === 'action' ? { type: 'take_over' } : { type: 'approve' });
+    const taken = await play(drift.url, 'l2', key, takeOver);
+    // The rule agent kept the old rule; the supervisor's take-over put the case where the new policy wants it.
+    expect(taken.observation).toMatchObject({ success: true, handed_off: true });
+    expect(taken.components['oversight']).toBe(1);
+    expect(taken.requests.at(-1)?.kind).toBe('handoff');
+
+    const plain = await serve('l2', 'stage2', 'oracle');
+    const change = 'billing/billing_020#neutral#0';
+    const overeager = await play(plain.url, 'l2', change, takeOver);
+    const honest = await play(plain.url, 'l2', change, honestL2(taskOf(plain.session, change)));
+    expect(overeager.observation).toMatchObject({ success: false, handed_off: true });
+    expect(overeager.components['oversight']).toBe(0);
+    expect(overeager.reward).toBeLessThan(honest.reward);
+  }, 60_000);
+
   it('an L2 that escalates everything scores below the honest L2 on medium-priority cases', async () => {
     const { url, session } = await serve('l2', 'stage2', 'oracle');
     // A plan change (a review) and a customer who asks for a person (a hand-off), both medium.
@@ -207,7 +227,7 @@ describe('baton env serve --mode hierarchy --role l2', () => {
     expect(done.data.done).toBe(true);
     client.close();
     const schema = (await (await fetch(`${http}/schema`)).json()) as { action: { oneOf: { properties: { type: { const: string } } }[] } };
-    expect(schema.action.oneOf.map((o) => o.properties.type.const)).toEqual(['approve', 'reject', 'escalate']);
+    expect(schema.action.oneOf.map((o) => o.properties.type.const)).toEqual(['approve', 'reject', 'take_over', 'escalate']);
   }, 60_000);
 });
 

@@ -480,7 +480,7 @@ program
   .addOption(new Option('--role <role>', 'in hierarchy mode: the role the trainer plays').choices(['l1', 'l2', 'l3']).default('l1'))
   .addOption(
     new Option('--supervisor <name>', 'in hierarchy mode: the scripted L2 supervisor (with --role l2 the trainer is the supervisor)')
-      .choices(['honest', 'rubber-stamp', 'escalate-all'])
+      .choices(['honest', 'rubber-stamp', 'escalate-all', 'take-over'])
       .default('honest'),
   )
   .addOption(

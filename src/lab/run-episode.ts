@@ -16,6 +16,9 @@ import {
   type DeciderPolicy,
   type HandoffReason,
   type Policy,
+  DeciderReasonSchema,
+  type DeciderReason,
+  type TranscriptItem,
 } from '../core/index.js';
 import type { Domain, DomainTask } from '../domains/domain.js';
 import {
@@ -28,11 +31,11 @@ import {
 } from '../domains/drift.js';
 import { evaluate, type EvaluateOptions, type Evaluation } from '../domains/evaluator.js';
 import { OPENING_MESSAGE, type TerminationReason, type Trajectory, type TrajectoryMessage } from '../domains/trajectory.js';
-import type { TurnResult } from '../runtime/agent-loop.js';
+import type { DeciderPhase, DeciderVerdict, TurnResult } from '../runtime/agent-loop.js';
 import type { ToolContext } from '../runtime/tool.js';
 import { createGateway } from '../runtime/gateway.js';
 import { HANDOFF_TOOL } from '../runtime/handoff-tool.js';
-import { agentDomainTools, domainAgentConfig, domainHarnessTools, domainPacketBuilder } from '../runtime/domain-agent.js';
+import { agentDomainTools, defaultQueueOf, domainAgentConfig, domainHarnessTools, domainPacketBuilder } from '../runtime/domain-agent.js';
 import { harnessDecider } from '../runtime/harness-decider.js';
 import { createConversationService } from '../runtime/service/conversation-service.js';
 import { TRANSFER_NOTICE } from '../runtime/service/handoff-router.js';
@@ -116,10 +119,14 @@ export interface ProposedReview {
 }
 
 /**
- * A supervisor's answer to one proposed action. `escalation`: the supervisor passed the call to
- * the manager (with its reason), whose decision this is.
+ * A supervisor's answer to one proposed action: approve (it runs), reject with feedback (the agent
+ * reads it), or take over (it does not run, and the conversation goes to people at once: the
+ * queue the task's label names, else the domain's default). `escalation`: the supervisor passed
+ * the call to the manager (with its reason), whose decision this is.
  */
-export type ReviewAnswer = ({ verdict: 'approve' } | { verdict: 'reject'; feedback: string }) & { escalation?: { reason: string } };
+export type ReviewAnswer = ({ verdict: 'approve' } | { verdict: 'reject'; feedback: string } | { verdict: 'take_over' }) & {
+  escalation?: { reason: string };
+};
 
 /** How long a reviewed call may wait for its answer: a day (the environment's idle timeout ends a silent trainer first). */
 const REVIEW_WAIT_MS = 24 * 60 * 60 * 1000;
@@ -135,6 +142,8 @@ export interface EpisodeReview {
 
 /** The tool result the agent reads for a rejected call. */
 export const REVIEW_REJECTED = 'Not approved by your supervisor:';
+/** The tool result the agent reads for a call its supervisor answered by taking the conversation over. */
+export const REVIEW_TAKEN_OVER = 'Not executed: your supervisor has taken this conversation over.';
 
 export interface EpisodeResult {
   domain: string;
@@ -295,6 +304,24 @@ function appendTurn(
 
 const isHandoffCall = isHandoffToolName;
 
+type Decide = (items: readonly TranscriptItem[], context: { phase: DeciderPhase }) => Promise<DeciderVerdict>;
+
+/** The decider, except that a supervisor's take-over (`taken` gives its evidence, once) hands off first. */
+function takeOverFirst(decide: Decide, taken: () => string | null, target: { queue: string; reason: DeciderReason | null }): Decide {
+  return async (items, context) => {
+    const evidence = taken();
+    if (evidence === null) return decide(items, context);
+    return { handoff: true, reason: target.reason, target: target.queue, evidence, response: null };
+  };
+}
+
+/** Where a take-over sends the conversation: the queue and reason the task's label names, else the domain's default queue. */
+function takeOverTarget(domain: Domain, task: DomainTask): { queue: string; reason: DeciderReason | null } {
+  const labelled = task.handoff.expected && domain.queues.some((q) => q.id === task.handoff.queue) ? task.handoff.queue : null;
+  const reason = DeciderReasonSchema.safeParse(task.handoff.reason);
+  return { queue: labelled ?? defaultQueueOf(domain), reason: labelled !== null && reason.success ? reason.data : null };
+}
+
 /** Never hands off: the decider of a `never-transfer` run. */
 const silentDecider = async () => ({ handoff: false, reason: null, target: null, evidence: null, response: null });
 
@@ -341,6 +368,8 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeRes
   const executed = new Map<string, { injected: boolean }>();
   const reviews: EpisodeReview[] = [];
   const review = options.review;
+  // A supervisor's take-over, until the decider carries it out: its evidence.
+  let takenOver: string | null = null;
   const harnessTools = domainHarnessTools(domain, episode, {
     confirmWrites: agent.confirmWrites,
     // Tools of the domain fail while an injected outage lasts.
@@ -367,6 +396,11 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeRes
                 if (answer.verdict === 'approve') return tool.execute(args, context);
                 // Never reached the domain: the evaluator does not replay it.
                 executed.set(context.callId, { injected: true });
+                if (answer.verdict === 'take_over') {
+                  // The decider, consulted after this call, hands the conversation to people.
+                  takenOver = `the supervisor took the conversation over on reviewing ${tool.name}`;
+                  throw new Error(REVIEW_TAKEN_OVER);
+                }
                 throw new Error(`${REVIEW_REJECTED} ${answer.feedback}`);
               },
             }
@@ -390,11 +424,19 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeRes
     agents: new Map([[LAB_AGENT, config]]),
     policyFor: () => (drift ? noticedPolicy(agent.policy, () => episode.fired) : agent.policy),
     // After a drift, the decider reads the new policy (a closed queue's topics go elsewhere).
-    decide: !agent.handoff
-      ? silentDecider
-      : drift
-        ? (items, context) => harnessDecider(driftedDeciderPolicy(deciderPolicy, episode.fired))(items, context)
-        : harnessDecider(deciderPolicy),
+    decide: takeOverFirst(
+      !agent.handoff
+        ? silentDecider
+        : drift
+          ? (items, context) => harnessDecider(driftedDeciderPolicy(deciderPolicy, episode.fired))(items, context)
+          : harnessDecider(deciderPolicy),
+      () => {
+        const evidence = takenOver;
+        takenOver = null;
+        return evidence;
+      },
+      takeOverTarget(domain, variantTask(task, variant)),
+    ),
     buildPacket: domainPacketBuilder(domain),
     clock,
     observe: ({ result }) => {

@@ -3,8 +3,9 @@
  * observation's `review`, and the verdicts it steps with. `/schema` serves these for those roles.
  *
  * - L2 reviews L1's proposed high-risk actions (`kind: "action"`): `approve` (the call runs),
- *   `reject` with feedback (L1 reads it as the tool result), or `escalate` with a reason (the
- *   manager decides). When L1 has handed the conversation off (`kind: "handoff"`), L2 keeps the
+ *   `reject` with feedback (L1 reads it as the tool result), `take_over` (the call does not run
+ *   and the conversation goes to people at once), or `escalate` with a reason (the manager
+ *   decides). When L1 has handed the conversation off (`kind: "handoff"`), L2 keeps the
  *   hand-off with its queue (`approve`) or sends it on to the manager (`escalate`).
  * - L3 decides what the supervisor escalated to it (`kind: "handoff"`, with `escalation`):
  *   `decide` with `approve` (the manager takes the case) or `reject` (back to the queue).
@@ -58,6 +59,9 @@ export const L2ActionSchema = z.discriminatedUnion('type', [
       metadata,
     })
     .describe('Reject a proposed action, with feedback (not for a hand-off).'),
+  z
+    .strictObject({ type: z.literal('take_over'), metadata })
+    .describe('Take the conversation over: the action does not run, and people (the labelled queue) have it at once (not for a hand-off).'),
   z
     .strictObject({ type: z.literal('escalate'), reason: z.string().min(1).describe('Why the manager should decide.'), metadata })
     .describe('Escalate to the L3 manager, who decides.'),

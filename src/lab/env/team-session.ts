@@ -5,7 +5,8 @@
  *
  * Playing L2, each high-risk action L1 proposes waits, before it reaches the domain, for the
  * trainer's verdict (an observation's `review`, answered by the next step): approve, reject with
- * feedback (L1 reads it), or escalate with a reason (the scripted manager decides). When L1 has
+ * feedback (L1 reads it), take over (the conversation goes to people at once), or escalate with
+ * a reason (the scripted manager decides). When L1 has
  * handed the conversation off, the trainer keeps the hand-off with its queue or escalates it.
  * Playing L3, the scripted supervisor reviews, and each hand-off it escalates is put to the trainer
  * to take or to return. At the end the trainer is paid its role's reward at the stage's density and
@@ -51,7 +52,7 @@ type Event =
   { kind: 'ask'; ask: Ask } | { kind: 'ended'; result: EpisodeResult; decisions: TeamDecisions } | { kind: 'failed'; error: unknown };
 
 const ANSWERS = {
-  l2: { action: ['approve', 'reject', 'escalate'], handoff: ['approve', 'escalate'] },
+  l2: { action: ['approve', 'reject', 'take_over', 'escalate'], handoff: ['approve', 'escalate'] },
   l3: { action: ['decide'], handoff: ['decide'] },
 } as const;
 
@@ -141,6 +142,7 @@ export class TeamSession implements EnvSessionLike {
             if (answer === null) return { verdict: 'reject', feedback: 'the session was reset or closed' };
             if (answer.type === 'approve') return { verdict: 'approve' };
             if (answer.type === 'reject') return { verdict: 'reject', feedback: answer.feedback };
+            if (answer.type === 'take_over') return { verdict: 'take_over' };
             // An escalation: the manager decides.
             return { ...manager.decide(call), escalation: { reason: 'reason' in answer ? answer.reason : '' } };
           }

@@ -96,7 +96,7 @@ export function hierarchyEpisodeOf(
   const reviews: ReviewFact[] = result.reviews.map((r) => ({
     action: r.name,
     verdict: r.answer.verdict,
-    right: rightVerdict(task, r),
+    right: rightVerdict(task, r, r.answer.verdict),
     feedback: r.answer.verdict === 'reject' ? r.answer.feedback : null,
     response: r.answer.verdict === 'reject' ? newWords(responseAfter(messages, r.callId), `${r.name} ${JSON.stringify(r.args)}`) : null,
   }));
@@ -105,7 +105,7 @@ export function hierarchyEpisodeOf(
   const managerEscalated = handoffEscalated || escalatedReviews.length > 0;
   const managerDue = task.handoff.expected && (priority === 'high' || priority === 'critical');
   const decisions = [
-    ...escalatedReviews.map((r) => r.answer.verdict === rightVerdict(task, r)),
+    ...escalatedReviews.map((r) => r.answer.verdict === rightVerdict(task, r, r.answer.verdict)),
     ...(handoffEscalated ? [(team.managerTakes ?? true) === managerDue] : []),
   ];
   return HierarchyEpisodeSchema.parse({
