@@ -3,12 +3,13 @@
  * reviews its high-risk actions. The oracle as L1 scores the top of L1's range (everything but the
  * tone-based empathy at 1) and every observation carries the role, the stage and the priority;
  * an L1 that escalates everything scores below it; the curriculum's stage filters the tasks and
- * sets the density; roles not built yet are refused before listening.
+ * sets the density, and serves drift tasks (billing's and tau2-bench airline's); an unknown stage is
+ * refused before listening. The trainer as L2 or L3: test/env-server-team.test.ts.
  */
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../src/core/index.js';
-import type { Domain } from '../src/domains/domain.js';
+import type { Domain, DomainTask } from '../src/domains/domain.js';
 import { loadDomain } from '../src/domains/load-domain.js';
 import { createOraclePolicy } from '../src/domains/oracle.js';
 import { runEnvServe } from '../src/cli/env-command.js';
@@ -18,6 +19,7 @@ import type { SupervisorName } from '../src/lab/hierarchy/supervisors.js';
 import type { Stage } from '../src/rewards/hierarchy/index.js';
 import { buildEnvServer } from '../src/server/env-server.js';
 import { connect, type Frame } from './support/env-ws-client.js';
+import { tau2Domain } from './support/tau2-domains.js';
 
 let domain: Domain;
 const servers: (() => Promise<unknown>)[] = [];
@@ -293,7 +295,56 @@ describe('baton env serve --mode hierarchy --role l1', () => {
     });
   });
 
-  it('refuses a role that cannot be played yet, and an unknown stage, before listening', async () => {
+  it('serves tau2-bench drift tasks: on airline, the old rule fails the drift task over the socket and the notice followed passes', async () => {
+    const airline = await tau2Domain('airline');
+    const session = envSessionOptions(airline, {
+      tasks: 'main',
+      split: 'train',
+      reward: 'r2',
+      checks: 'off',
+      hierarchy: { role: 'l1', supervisor: 'honest', stage: 'stage3' },
+    });
+    const app = buildEnvServer({ name: 'baton-airline-team', description: 'test', session, maxSessions: 1, idleTimeoutMs: 60_000 });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    servers.push(() => app.close());
+    const planned = session.plan.find((p) => p.key.endsWith('@cancellation_rule_tightened'))!;
+    const before = airline.tasks.find((t) => `${t.id}@cancellation_rule_tightened` === planned.task.id)!;
+    const client = await connect(`ws://127.0.0.1:${(app.server.address() as AddressInfo).port}/ws`);
+    /** Says a line first (the drift is at the customer's second message), then plays `task`'s solution. */
+    async function playAs(task: DomainTask) {
+      checked(await client.send({ type: 'reset', data: { task: planned.key } }), 'stage3');
+      const second = checked(
+        await client.send({ type: 'step', data: { type: 'message', content: 'Let me look into that for you.' } }),
+        'stage3',
+      );
+      expect(String(second.data.observation!['policy_notice'])).toContain('The cancellation rule is tightened');
+      const oracle = createOraclePolicy(airline, task);
+      const mine: ChatMessage[] = [];
+      const results: string[] = [];
+      let frame = second;
+      for (let i = 0; i < 60 && frame.data.done !== true; i++) {
+        frame = checked(await client.send({ type: 'step', data: await nextAction(oracle, mine) }), 'stage3');
+        const result = frame.data.observation?.['tool_result'] as { content: string } | undefined;
+        if (result) results.push(result.content);
+      }
+      for (let i = 0; i < 3 && frame.data.done !== true; i++)
+        frame = checked(await client.send({ type: 'step', data: { type: 'end' } }), 'stage3');
+      expect(frame.data.done).toBe(true);
+      return { observation: frame.data.observation!, results };
+    }
+    const old = await playAs(before);
+    // The supervisor reviews the cancellation against the new rule, and names the transfer instead.
+    expect(
+      old.results.some((r) => r.includes('Not approved by your supervisor: the policy asks for transfer_to_human_agents instead.')),
+    ).toBe(true);
+    expect(old.observation['success']).toBe(false);
+    const follows = await playAs(planned.task);
+    expect(follows.observation['success']).toBe(true);
+    expect(follows.observation['handed_off']).toBe(true);
+    client.close();
+  }, 60_000);
+
+  it('refuses an unknown stage before listening', async () => {
     const base = {
       domain: 'billing' as const,
       tasks: 'main' as const,
@@ -309,7 +360,6 @@ describe('baton env serve --mode hierarchy --role l1', () => {
       maxFrameKib: 64,
       mode: 'hierarchy' as const,
     };
-    await expect(runEnvServe({ ...base, role: 'l2' })).rejects.toThrow('--role l2: only l1 can be played so far');
     await expect(runEnvServe({ ...base, role: 'l1', curriculum: 'stage9' })).rejects.toThrow(
       '--curriculum: unknown curriculum stage "stage9"',
     );

@@ -36,7 +36,7 @@ describe('baton eval --drift', () => {
     expect(driftTable(result)).toContain('| email_changes_suspended | 9 | 100.0% [100.0, 100.0] | 0.0% [0.0, 0.0] |');
   }, 60_000);
 
-  it('is a flag of baton eval, writing drift.json, and refuses a domain without drift events', () => {
+  it('is a flag of baton eval, writing drift.json, and refuses the LLM agent', () => {
     const bin = join(import.meta.dirname, '..', 'bin', 'baton.js');
     const out = join(mkdtempSync(join(tmpdir(), 'baton-drift-')), 'run');
     const ran = spawnSync(process.execPath, [bin, 'eval', '--domain', 'billing', '--drift', '--agent', 'rule', '--out', out, '--json'], {
@@ -46,8 +46,10 @@ describe('baton eval --drift', () => {
     const printed = JSON.parse(ran.stdout) as DriftEvalResult;
     expect(JSON.parse(readFileSync(join(out, 'drift.json'), 'utf8'))).toEqual(printed);
     expect(printed.overall.pairs).toBe(printed.outcomes.length);
-    const refused = spawnSync(process.execPath, [bin, 'eval', '--domain', 'airline', '--drift', '--out', out], { encoding: 'utf8' });
+    const refused = spawnSync(process.execPath, [bin, 'eval', '--domain', 'billing', '--drift', '--agent', 'llm', '--out', out], {
+      encoding: 'utf8',
+    });
     expect(refused.status).not.toBe(0);
-    expect(refused.stderr).toContain('--drift: only billing declares drift events so far, not airline');
+    expect(refused.stderr).toContain('--agent llm is not supported with it');
   }, 60_000);
 });

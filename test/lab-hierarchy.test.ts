@@ -9,13 +9,14 @@ import { describe, expect, it } from 'vitest';
 import type { Policy } from '../src/core/index.js';
 import { BILLING_TASKS_FILE, loadBillingDomain, parseBillingTasks } from '../src/domains/billing/index.js';
 import type { DomainTask } from '../src/domains/domain.js';
+import { driftTasksOf } from '../src/domains/drift-tasks.js';
 import { createOraclePolicy } from '../src/domains/oracle.js';
 import { createAlwaysTransferAgent } from '../src/lab/agents/index.js';
 import { hierarchyEpisodeOf, hierarchyRewards } from '../src/lab/hierarchy/hierarchy-episode-of.js';
 import { createScriptedL1 } from '../src/lab/hierarchy/scripted-l1.js';
 import { createSupervisor, type SupervisorName } from '../src/lab/hierarchy/supervisors.js';
 import { taskPriority } from '../src/lab/hierarchy/task-priority.js';
-import { runEpisode } from '../src/lab/run-episode.js';
+import { REVIEW_TAKEN_OVER, runEpisode } from '../src/lab/run-episode.js';
 import { taskScript } from '../src/lab/task-scripts.js';
 import { createScriptedUser } from '../src/lab/users/scripted-user.js';
 import { generateVariants, HANDOFF_VARIANT_SEED } from '../src/lab/variants/index.js';
@@ -122,5 +123,52 @@ describe('the team in the lab (scripted supervisor)', () => {
       expect(escalates.rewards.l2.value).toBeLessThan(honest.rewards.l2.value);
       expect(escalates.rewards.team.value).toBeLessThan(honest.rewards.team.value);
     }
+  });
+
+  it('a take-over hands the case to people at once: right where the label sends it to them, wrong where the policy allows the call', async () => {
+    // The old rule on the e-mail drift task: the take-over supervisor takes the suspended change over.
+    const pair = driftTasksOf(domain).find((p) => p.event.id === 'email_changes_suspended')!;
+    const l2 = createSupervisor('take-over', pair.after);
+    const result = await runEpisode({
+      domain,
+      task: pair.after,
+      variant: null,
+      agent: {
+        name: 'old-rule',
+        policy: createOraclePolicy(domain, pair.before),
+        handoff: true,
+        confirmWrites: false,
+        outputGuardrails: false,
+      },
+      user: createScriptedUser(taskScript(domain, pair.before, variants), { style: 'neutral', seed: 1 }),
+      seed: 5,
+      review: (call) => l2.review(call),
+      drift: { event: pair.event, turn: 1 },
+    });
+    const taken = result.trajectory.messages.find((m) => m.role === 'tool' && m.content.includes(REVIEW_TAKEN_OVER));
+    expect(taken).toMatchObject({ error: true, executed: false });
+    expect(result.handoff).toMatchObject({ target: 'queue_account_security', reason: 'no_capability', decidedBy: 'decider' });
+    expect(result.evaluation.success).toBe(true);
+    const episode = hierarchyEpisodeOf(result, domain, pair.after, l2);
+    expect(episode.reviews).toEqual([expect.objectContaining({ action: 'update_email', verdict: 'take_over', right: 'take_over' })]);
+    expect(hierarchyRewards(episode).l2.components['oversight']).toBe(1);
+
+    // A take-over of the change the policy allows: the case goes to the default queue, unasked, and fails.
+    const task = ofKind('change_plan')[0]!;
+    const overeager = await runEpisode({
+      domain,
+      task,
+      variant: null,
+      agent: { name: 'oracle', policy: createOraclePolicy(domain, task), handoff: true, confirmWrites: false, outputGuardrails: false },
+      user: createScriptedUser(taskScript(domain, task, variants), { style: 'neutral', seed: 1 }),
+      seed: 5,
+      review: () => ({ verdict: 'take_over' }),
+    });
+    expect(overeager.handoff).toMatchObject({ target: 'queue_billing', decidedBy: 'decider' });
+    expect(overeager.evaluation.success).toBe(false);
+    const wrong = hierarchyEpisodeOf(overeager, domain, task, createSupervisor('honest', task));
+    expect(wrong.reviews).toEqual([expect.objectContaining({ verdict: 'take_over', right: 'approve' })]);
+    const honest = await play(task, createOraclePolicy(domain, task), 'honest', 'oracle');
+    expect(hierarchyRewards(wrong).l2.value).toBeLessThan(honest.rewards.l2.value);
   });
 });

@@ -16,21 +16,25 @@ import { parseStage } from '../rewards/hierarchy/index.js';
 import type { SupervisorName } from '../lab/hierarchy/supervisors.js';
 import { monitorFileSink, MONITOR_FILE, TrainingMonitor } from '../lab/monitor/index.js';
 import { join, resolve } from 'node:path';
+import type { ScriptedL1Name } from '../lab/env/review-wire.js';
 
-/** Hierarchy mode's setup, checked before anything starts. Only L1 can be played so far. */
+/** Hierarchy mode's setup, checked before anything starts. */
 function hierarchySetup(opts: EnvServeOptions) {
   const role = opts.role ?? 'l1';
-  if (role !== 'l1')
-    throw new InvalidArgumentError(
-      `--role ${role}: only l1 can be played so far (the supervisor and the manager are scripted); see docs/hierarchy.md`,
-    );
   let stage;
   try {
     stage = parseStage(opts.curriculum ?? 'stage4');
   } catch (error) {
     throw new InvalidArgumentError(`--curriculum: ${(error as Error).message}`);
   }
-  return { role, supervisor: opts.supervisor ?? 'honest', stage } as const;
+  return { role, supervisor: opts.supervisor ?? 'honest', stage, ...(role === 'l1' ? {} : { l1: opts.l1 ?? 'rule' }) } as const;
+}
+
+/** Who is who, as the server describes itself. */
+function teamRoles(h: ReturnType<typeof hierarchySetup>): string {
+  if (h.role === 'l1') return `L1 under the ${h.supervisor} supervisor`;
+  if (h.role === 'l2') return `the L2 supervisor over the ${h.l1 ?? 'rule'} L1 agent, the manager scripted`;
+  return `the L3 manager over the ${h.l1 ?? 'rule'} L1 agent and the ${h.supervisor} supervisor`;
 }
 
 export interface EnvServeOptions {
@@ -51,6 +55,8 @@ export interface EnvServeOptions {
   mode?: 'single' | 'hierarchy';
   role?: 'l1' | 'l2' | 'l3';
   supervisor?: SupervisorName;
+  /** With --role l2 or l3: the scripted L1 agent. */
+  l1?: ScriptedL1Name;
   curriculum?: string;
   /** False with --no-monitor. */
   monitor?: boolean;
@@ -129,7 +135,7 @@ export async function runEnvServe(opts: EnvServeOptions, env: NodeJS.ProcessEnv 
   const app = buildEnvServer({
     name: `baton-${domain.name}`,
     description: hierarchy
-      ? `Baton's ${domain.name} domain (${opts.tasks} tasks, ${opts.split} split) as a team: the trainer plays L1 under the ${hierarchy.supervisor} supervisor, curriculum ${hierarchy.stage}, reward L1's.`
+      ? `Baton's ${domain.name} domain (${opts.tasks} tasks, ${opts.split} split) as a team: the trainer plays ${teamRoles(hierarchy)}, curriculum ${hierarchy.stage}, reward ${hierarchy.role.toUpperCase()}'s.`
       : `Baton's ${domain.name} domain (${opts.tasks} tasks, ${opts.split} split): a support agent with tools, a simulated customer, reward ${opts.reward}.`,
     session,
     maxSessions: opts.maxSessions,

@@ -12,7 +12,7 @@ import { STYLES, type Style } from '../lab/user.js';
 import type { VariantSplit } from '../lab/variant.js';
 import type { StoreConfig } from '../store/open-store.js';
 
-/** `baton eval --drift`: the agent on billing's drift pairs, success before and after (src/lab/eval/drift-eval.ts). */
+/** `baton eval --drift`: the agent on the domain's drift pairs, success before and after (src/lab/eval/drift-eval.ts). */
 async function runDriftCommand(opts: EvalCommandOptions): Promise<void> {
   if (opts.agent === 'llm')
     throw new InvalidArgumentError('--drift runs the offline reference agents so far; --agent llm is not supported with it');
@@ -21,8 +21,7 @@ async function runDriftCommand(opts: EvalCommandOptions): Promise<void> {
   const { runDriftEval, driftTable } = await import('../lab/eval/drift-eval.js');
   const { mkdirSync, writeFileSync } = await import('node:fs');
   const { join } = await import('node:path');
-  if (opts.domain !== 'billing') throw new InvalidArgumentError(`--drift: only billing declares drift events so far, not ${opts.domain}`);
-  const domain = await loadDomain(opts.domain);
+  const domain = await loadDomain(opts.domain, opts.tau2Dir ? { tau2Dir: opts.tau2Dir } : {});
   const result = await runDriftEval({
     domain,
     agent: opts.agent,

@@ -365,7 +365,7 @@ program
     nonNegative,
     0,
   )
-  .option('--drift', "billing's policy-drift pairs instead: success before and after each drift event, with intervals")
+  .option('--drift', "the domain's policy-drift pairs instead: success before and after each drift event, with intervals")
   .option('--drift-turn <n>', 'with --drift: the customer turn the drift event is scheduled at', positive, 2)
   .option('--json', 'print the metrics object on stdout')
   .action(async (opts: EvalCommandOptions) => {
@@ -541,9 +541,12 @@ program
   )
   .addOption(new Option('--role <role>', 'in hierarchy mode: the role the trainer plays').choices(['l1', 'l2', 'l3']).default('l1'))
   .addOption(
-    new Option('--supervisor <name>', 'in hierarchy mode: the scripted L2 supervisor')
-      .choices(['honest', 'rubber-stamp', 'escalate-all'])
+    new Option('--supervisor <name>', 'in hierarchy mode: the scripted L2 supervisor (with --role l2 the trainer is the supervisor)')
+      .choices(['honest', 'rubber-stamp', 'escalate-all', 'take-over'])
       .default('honest'),
+  )
+  .addOption(
+    new Option('--l1 <agent>', 'in hierarchy mode with --role l2 or l3: the scripted L1 agent').choices(['rule', 'oracle']).default('rule'),
   )
   .addOption(
     new Option('--curriculum <stage>', 'in hierarchy mode: the curriculum stage (tasks, reward density, guard severity)')

@@ -7,7 +7,7 @@
  * where it fired in the run, the gold actions with it fired from the start.
  */
 import type { DeciderPolicy, DecisionRule, Findings, RuleVerdict } from '../core/index.js';
-import type { Episode } from './domain.js';
+import type { DomainTask, Episode } from './domain.js';
 import type { ToolCallResult } from './domain-tool.js';
 
 /** One change of policy a domain can undergo. */
@@ -16,8 +16,11 @@ export interface DriftEvent<Db = unknown> {
   id: string;
   /** What the agent is told from the event's turn on. */
   notice: string;
-  /** Refuses a call the new policy forbids: the error text (without `Error: `), or null to let it run. */
-  refuse?(name: string, args: Readonly<Record<string, unknown>>): string | null;
+  /**
+   * Refuses a call the new policy forbids: the error text (without `Error: `), or null to let it
+   * run. `db` is the episode's database as the call would find it (a reservation's insurance, say).
+   */
+  refuse?(name: string, args: Readonly<Record<string, unknown>>, db: Db): string | null;
   /** Changes the database as the event fires (a plan's new price). */
   apply?(draft: Db): void;
   /** Decision rules of the new policy: each replaces the domain's rule of the same id, or is added. */
@@ -35,6 +38,20 @@ export function driftedDeciderPolicy(policy: DeciderPolicy, fired: readonly Drif
 export interface ScheduledDrift {
   event: DriftEvent;
   turn: number;
+}
+
+/** One pair of a drift: a task as committed (before) and under the event (after), the event scheduled at `turn`. */
+export interface DriftTask<Db = unknown> {
+  event: DriftEvent<Db>;
+  /** The customer turn (1-based) the event is scheduled at. */
+  turn: number;
+  before: DomainTask;
+  after: DomainTask;
+}
+
+/** Throws unless `turn` is a customer turn a drift can be scheduled at. */
+export function checkDriftTurn(turn: number): void {
+  if (!(Number.isInteger(turn) && turn >= 1)) throw new Error(`a drift is scheduled at a customer turn ≥ 1, got ${turn}`);
 }
 
 /** The heading of the notices in the agent's system prompt. */
@@ -65,7 +82,7 @@ export function driftingEpisode<Db>(base: Episode<Db>): DriftingEpisode<Db> {
     apply: (change) => base.apply(change),
     call(name, args): ToolCallResult {
       for (const event of fired) {
-        const refused = event.refuse?.(name, args) ?? null;
+        const refused = event.refuse?.(name, args, base.db) ?? null;
         if (refused !== null) return { output: `Error: ${refused}`, error: true };
       }
       return base.call(name, args);

@@ -16,6 +16,9 @@ import {
   type DeciderPolicy,
   type HandoffReason,
   type Policy,
+  DeciderReasonSchema,
+  type DeciderReason,
+  type TranscriptItem,
 } from '../core/index.js';
 import type { Domain, DomainTask } from '../domains/domain.js';
 import {
@@ -28,10 +31,11 @@ import {
 } from '../domains/drift.js';
 import { evaluate, type EvaluateOptions, type Evaluation } from '../domains/evaluator.js';
 import { OPENING_MESSAGE, type TerminationReason, type Trajectory, type TrajectoryMessage } from '../domains/trajectory.js';
-import type { TurnResult } from '../runtime/agent-loop.js';
+import type { DeciderPhase, DeciderVerdict, TurnResult } from '../runtime/agent-loop.js';
+import type { ToolContext } from '../runtime/tool.js';
 import { createGateway } from '../runtime/gateway.js';
 import { HANDOFF_TOOL } from '../runtime/handoff-tool.js';
-import { agentDomainTools, domainAgentConfig, domainHarnessTools, domainPacketBuilder } from '../runtime/domain-agent.js';
+import { agentDomainTools, defaultQueueOf, domainAgentConfig, domainHarnessTools, domainPacketBuilder } from '../runtime/domain-agent.js';
 import { harnessDecider } from '../runtime/harness-decider.js';
 import { createConversationService } from '../runtime/service/conversation-service.js';
 import { TRANSFER_NOTICE } from '../runtime/service/handoff-router.js';
@@ -101,13 +105,31 @@ export interface RunEpisodeOptions {
   /**
    * A supervisor who reviews the agent's high-risk actions (writes that need the customer's yes)
    * before they run: an approved call runs, a rejected one does not and its feedback is the
-   * tool result the agent reads (src/lab/hierarchy/).
+   * tool result the agent reads (src/lab/hierarchy/). The answer may take its time (a trainer
+   * playing the supervisor): the call waits for it, with no tool time limit.
    */
-  review?: (call: { name: string; args: Readonly<Record<string, unknown>>; turn: number }) => ReviewAnswer;
+  review?: (call: ProposedReview) => ReviewAnswer | Promise<ReviewAnswer>;
 }
 
-/** A supervisor's answer to one proposed action. */
-export type ReviewAnswer = { verdict: 'approve' } | { verdict: 'reject'; feedback: string };
+/** A call put to the supervisor: the tool, its arguments, and the customer turn it came in. */
+export interface ProposedReview {
+  name: string;
+  args: Readonly<Record<string, unknown>>;
+  turn: number;
+}
+
+/**
+ * A supervisor's answer to one proposed action: approve (it runs), reject with feedback (the agent
+ * reads it), or take over (it does not run, and the conversation goes to people at once: the
+ * queue the task's label names, else the domain's default). `escalation`: the supervisor passed
+ * the call to the manager (with its reason), whose decision this is.
+ */
+export type ReviewAnswer = ({ verdict: 'approve' } | { verdict: 'reject'; feedback: string } | { verdict: 'take_over' }) & {
+  escalation?: { reason: string };
+};
+
+/** How long a reviewed call may wait for its answer: a day (the environment's idle timeout ends a silent trainer first). */
+const REVIEW_WAIT_MS = 24 * 60 * 60 * 1000;
 
 /** One review made in an episode: the call (by its id in the trajectory) and the answer. */
 export interface EpisodeReview {
@@ -120,6 +142,8 @@ export interface EpisodeReview {
 
 /** The tool result the agent reads for a rejected call. */
 export const REVIEW_REJECTED = 'Not approved by your supervisor:';
+/** The tool result the agent reads for a call its supervisor answered by taking the conversation over. */
+export const REVIEW_TAKEN_OVER = 'Not executed: your supervisor has taken this conversation over.';
 
 export interface EpisodeResult {
   domain: string;
@@ -280,6 +304,24 @@ function appendTurn(
 
 const isHandoffCall = isHandoffToolName;
 
+type Decide = (items: readonly TranscriptItem[], context: { phase: DeciderPhase }) => Promise<DeciderVerdict>;
+
+/** The decider, except that a supervisor's take-over (`taken` gives its evidence, once) hands off first. */
+function takeOverFirst(decide: Decide, taken: () => string | null, target: { queue: string; reason: DeciderReason | null }): Decide {
+  return async (items, context) => {
+    const evidence = taken();
+    if (evidence === null) return decide(items, context);
+    return { handoff: true, reason: target.reason, target: target.queue, evidence, response: null };
+  };
+}
+
+/** Where a take-over sends the conversation: the queue and reason the task's label names, else the domain's default queue. */
+function takeOverTarget(domain: Domain, task: DomainTask): { queue: string; reason: DeciderReason | null } {
+  const labelled = task.handoff.expected && domain.queues.some((q) => q.id === task.handoff.queue) ? task.handoff.queue : null;
+  const reason = DeciderReasonSchema.safeParse(task.handoff.reason);
+  return { queue: labelled ?? defaultQueueOf(domain), reason: labelled !== null && reason.success ? reason.data : null };
+}
+
 /** Never hands off: the decider of a `never-transfer` run. */
 const silentDecider = async () => ({ handoff: false, reason: null, target: null, evidence: null, response: null });
 
@@ -325,46 +367,52 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeRes
   const outageFrom = variant?.outage?.fromTurn ?? null;
   const executed = new Map<string, { injected: boolean }>();
   const reviews: EpisodeReview[] = [];
-  // The call the harness is running now (set just before the domain sees it).
-  let running: { callId: string; record: { injected: boolean } } | null = null;
   const review = options.review;
-  const reviewed: typeof episode = review
-    ? {
-        ...episode,
-        get db() {
-          return episode.db;
-        },
-        call(name, args) {
-          const highRisk = domain.isWrite(name) && domain.tools.find((t) => t.name === name)?.needsConfirmation !== false;
-          if (!highRisk || running === null) return episode.call(name, args);
-          const answer = review({ name, args, turn: customerTurn });
-          reviews.push({ callId: running.callId, name, args, turn: customerTurn, answer });
-          if (answer.verdict === 'approve') return episode.call(name, args);
-          // Never reached the domain: the evaluator does not replay it.
-          running.record.injected = true;
-          return { output: `Error: ${REVIEW_REJECTED} ${answer.feedback}`, error: true };
-        },
-      }
-    : episode;
-  const tools = domainHarnessTools(domain, reviewed, {
+  // A supervisor's take-over, until the decider carries it out: its evidence.
+  let takenOver: string | null = null;
+  const harnessTools = domainHarnessTools(domain, episode, {
     confirmWrites: agent.confirmWrites,
     // Tools of the domain fail while an injected outage lasts.
     beforeCall: (name, context) => {
       const record = { injected: false };
       executed.set(context.callId, record);
-      running = { callId: context.callId, record };
       if (outageFrom !== null && customerTurn >= outageFrom) {
         record.injected = true;
         throw new Error(`${name} is unavailable: the service did not respond. Try again later.`);
       }
     },
   });
+  const highRisk = (name: string) => domain.isWrite(name) && domain.tools.find((t) => t.name === name)?.needsConfirmation !== false;
+  // The review gate: a high-risk call waits for the supervisor's answer before the domain sees it.
+  const tools = review
+    ? harnessTools.map((tool) =>
+        highRisk(tool.name)
+          ? {
+              ...tool,
+              execute: async (args: Record<string, unknown>, context: ToolContext) => {
+                const turn = customerTurn;
+                const answer = await review({ name: tool.name, args, turn });
+                reviews.push({ callId: context.callId, name: tool.name, args, turn, answer });
+                if (answer.verdict === 'approve') return tool.execute(args, context);
+                // Never reached the domain: the evaluator does not replay it.
+                executed.set(context.callId, { injected: true });
+                if (answer.verdict === 'take_over') {
+                  // The decider, consulted after this call, hands the conversation to people.
+                  takenOver = `the supervisor took the conversation over on reviewing ${tool.name}`;
+                  throw new Error(REVIEW_TAKEN_OVER);
+                }
+                throw new Error(`${REVIEW_REJECTED} ${answer.feedback}`);
+              },
+            }
+          : tool,
+      )
+    : harnessTools;
   const config = domainAgentConfig(domain, tools, {
     id: LAB_AGENT,
     ...(agent.outputGuardrails === false ? { outputGuardrails: [] } : {}),
     // Domain outputs are shown whole (a flight search can run long); a turn may take many steps
     // (tau2-bench bounds a whole run at 200).
-    sandbox: { maxOutputChars: 1_000_000 },
+    sandbox: { maxOutputChars: 1_000_000, ...(review ? { timeoutMs: REVIEW_WAIT_MS } : {}) },
     budget: { maxSteps: options.maxStepsPerTurn ?? 40 },
     ...(drift ? { rules: driftingRules(domain.rules, [drift.event], () => episode.fired) } : {}),
   });
@@ -376,11 +424,19 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeRes
     agents: new Map([[LAB_AGENT, config]]),
     policyFor: () => (drift ? noticedPolicy(agent.policy, () => episode.fired) : agent.policy),
     // After a drift, the decider reads the new policy (a closed queue's topics go elsewhere).
-    decide: !agent.handoff
-      ? silentDecider
-      : drift
-        ? (items, context) => harnessDecider(driftedDeciderPolicy(deciderPolicy, episode.fired))(items, context)
-        : harnessDecider(deciderPolicy),
+    decide: takeOverFirst(
+      !agent.handoff
+        ? silentDecider
+        : drift
+          ? (items, context) => harnessDecider(driftedDeciderPolicy(deciderPolicy, episode.fired))(items, context)
+          : harnessDecider(deciderPolicy),
+      () => {
+        const evidence = takenOver;
+        takenOver = null;
+        return evidence;
+      },
+      takeOverTarget(domain, variantTask(task, variant)),
+    ),
     buildPacket: domainPacketBuilder(domain),
     clock,
     observe: ({ result }) => {

@@ -30,7 +30,9 @@ import {
   type RpcId,
   type RpcResponse,
 } from '../lab/env/mcp.js';
-import { EnvError, EnvObservationSchema, EnvSession, EnvStateSchema, type EnvSessionOptions } from '../lab/env/session.js';
+import { L2ActionSchema, L3ActionSchema } from '../lab/env/review-wire.js';
+import { EnvError, EnvObservationSchema, EnvStateSchema, type EnvSessionLike, type EnvSessionOptions } from '../lab/env/session.js';
+import { createEnvSession } from '../lab/env/team-session.js';
 import type { TrainingMonitor } from '../lab/monitor/index.js';
 import { registerMonitorRoutes } from './monitor-routes.js';
 
@@ -122,6 +124,10 @@ export function buildEnvServer(options: EnvServerOptions): FastifyInstance {
   // Sessions that play episodes (over /ws and MCP) report them to the monitor; stateless HTTP ones play none.
   const played: EnvSessionOptions = options.monitor ? { ...options.session, monitor: options.monitor.monitor } : options.session;
   const tools = mcpTools(options.session.domain);
+  // The trainer playing L2 or L3 answers reviews: its actions are verdicts, and MCP's tools (L1's) are not its own.
+  const role = options.session.hierarchy?.role ?? 'l1';
+  const actionSchema = role === 'l2' ? L2ActionSchema : role === 'l3' ? L3ActionSchema : StepActionSchema;
+  const mcpRefusal = `MCP serves the agent's tools; the trainer playing ${role} steps with its verdicts over /ws (see /schema)`;
   const server = { name: options.name, version: ENV_API_VERSION };
 
   const errorBody = (error: unknown) => {
@@ -166,7 +172,7 @@ export function buildEnvServer(options: EnvServerOptions): FastifyInstance {
 
   // MCP sessions over HTTP (OpenEnv's production mode): an unguessable id each, capped and reaped
   // as WebSocket sessions are.
-  const mcpSessions = new Map<string, { session: EnvSession; idle: ReturnType<typeof idleTimer>; queue: Promise<unknown> }>();
+  const mcpSessions = new Map<string, { session: EnvSessionLike; idle: ReturnType<typeof idleTimer>; queue: Promise<unknown> }>();
   const closeMcpSession = (id: string) => {
     const entry = mcpSessions.get(id);
     if (!entry) return false;
@@ -180,6 +186,7 @@ export function buildEnvServer(options: EnvServerOptions): FastifyInstance {
     tools,
     server,
     step: async (params, action) => {
+      if (role !== 'l1') return mcpRefusal;
       const id = params['session_id'];
       if (typeof id !== 'string')
         return 'a tools/call over HTTP needs params.session_id: call openenv/session/create first (or play over the WebSocket /ws)';
@@ -200,7 +207,7 @@ export function buildEnvServer(options: EnvServerOptions): FastifyInstance {
         }
         active++;
         const id = randomUUID();
-        const session = new EnvSession(played);
+        const session = createEnvSession(played);
         mcpSessions.set(id, { session, idle: idleTimer(() => closeMcpSession(id)), queue: Promise.resolve() });
         try {
           return rpcResult(rpcId, { session_id: id, ...(await session.reset(reset.data)) });
@@ -239,12 +246,12 @@ export function buildEnvServer(options: EnvServerOptions): FastifyInstance {
       tasks: options.session.plan.map((p) => p.key),
     }));
     routes.get('/schema', doc('JSON Schemas of the action, the observation and the state'), async () => ({
-      action: jsonSchema(StepActionSchema),
+      action: jsonSchema(actionSchema),
       observation: jsonSchema(EnvObservationSchema),
       state: jsonSchema(EnvStateSchema),
     }));
     routes.get('/state', doc("A fresh environment's state (HTTP is stateless; a session's state is over /ws)"), async () =>
-      new EnvSession(options.session).state(),
+      createEnvSession(options.session).state(),
     );
     routes.post(
       '/reset',
@@ -252,7 +259,7 @@ export function buildEnvServer(options: EnvServerOptions): FastifyInstance {
       async (request, reply) => {
         const body = ResetSchema.safeParse(request.body ?? {});
         if (!body.success) return reply.code(422).send({ detail: clipEchoes(body.error.issues) });
-        const session = new EnvSession(options.session);
+        const session = createEnvSession(options.session);
         try {
           return await session.reset(body.data);
         } catch (error) {
@@ -315,12 +322,16 @@ export function buildEnvServer(options: EnvServerOptions): FastifyInstance {
         return;
       }
       active++;
-      const session = new EnvSession(played);
+      const session = createEnvSession(played);
       const idle = idleTimer(() => {
         send({ type: 'error', data: idleError(options.idleTimeoutMs) });
         socket.close(1000, 'idle_timeout');
       });
-      const wsMcp: McpContext = { tools, server, step: (_params, action) => session.step(action) };
+      const wsMcp: McpContext = {
+        tools,
+        server,
+        step: async (_params, action) => (role === 'l1' ? session.step(action) : mcpRefusal),
+      };
       // One message at a time, in order: a step waits for the one before it.
       let queue = Promise.resolve();
       socket.on('message', (raw: Buffer) => {
@@ -350,7 +361,7 @@ export function buildEnvServer(options: EnvServerOptions): FastifyInstance {
               if (m.type === 'reset') send({ type: 'observation', data: await session.reset(m.data ?? {}) });
               else if (m.type === 'step') {
                 // OpenEnv's MCP actions (its MCPToolClient's list_tools / call_tool), else Baton's own.
-                const mcp = McpActionSchema.safeParse(m.data);
+                const mcp = role === 'l1' ? McpActionSchema.safeParse(m.data) : { success: false as const };
                 const result = mcp.success ? await mcpStep(tools, mcp.data, (a) => session.step(a)) : await session.step(m.data);
                 send({ type: 'observation', data: result });
               } else if (m.type === 'state') send({ type: 'state', data: session.state() });

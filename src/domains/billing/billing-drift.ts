@@ -5,7 +5,7 @@
  * event scheduled at a customer turn, is the "after".
  */
 import type { DomainTask, GoldAction } from '../domain.js';
-import type { DriftEvent } from '../drift.js';
+import { checkDriftTurn, type DriftEvent, type DriftTask as GenericDriftTask } from '../drift.js';
 import { formatCents, type BillingDb } from './billing-db.js';
 import { refundLimitRuleAt } from './billing-rules.js';
 import type { BillingTaskRecord } from './billing-tasks.js';
@@ -67,14 +67,8 @@ export const BILLING_DRIFT_EVENTS: readonly DriftEvent<BillingDb>[] = [
   },
 ];
 
-/** One pair of a drift: the task as committed (before) and under the event (after). */
-export interface DriftTask {
-  event: DriftEvent<BillingDb>;
-  /** The customer turn (1-based) the event is scheduled at. */
-  turn: number;
-  before: DomainTask;
-  after: DomainTask;
-}
+/** One pair of a billing drift: the task as committed (before) and under the event (after). */
+export type DriftTask = GenericDriftTask<BillingDb>;
 
 const handoffAction = (id: string, target: string, reason: string): GoldAction => ({
   actionId: id,
@@ -105,7 +99,7 @@ const actionOf = (task: DomainTask, tool: string) => task.actions?.find((a) => a
  * task file's (they carry the kind), `tasks` the domain's.
  */
 export function billingDriftTasks(records: readonly BillingTaskRecord[], tasks: readonly DomainTask[], turn = 2): DriftTask[] {
-  if (!(Number.isInteger(turn) && turn >= 1)) throw new Error(`a drift is scheduled at a customer turn ≥ 1, got ${turn}`);
+  checkDriftTurn(turn);
   const byId = new Map(tasks.map((t) => [t.id, t]));
   const event = (id: string) => BILLING_DRIFT_EVENTS.find((e) => e.id === id) as DriftEvent<BillingDb>;
   const out: DriftTask[] = [];

@@ -31,7 +31,8 @@ import { toOpenAiTools } from '../../llm/openai-wire.js';
 import { rewardInput, type Reward } from '../../rewards/index.js';
 import { toRecord } from '../records.js';
 import { LAB_AGENT, runEpisode, variantTask, type EpisodeResult } from '../run-episode.js';
-import { atDensity, l1Reward, HIERARCHY_REWARD_DEFAULTS, type StageConfig } from '../../rewards/hierarchy/index.js';
+import { atDensity, l1Reward, HIERARCHY_REWARD_DEFAULTS, type Role, type StageConfig } from '../../rewards/hierarchy/index.js';
+import { ReviewRequestSchema, type ScriptedL1Name } from './review-wire.js';
 import { hierarchyEpisodeOf, hierarchyRewards } from '../hierarchy/hierarchy-episode-of.js';
 import { createSupervisor, type Supervisor, type SupervisorName } from '../hierarchy/supervisors.js';
 import type { Planned } from '../eval/run-eval.js';
@@ -114,17 +115,21 @@ export const EnvObservationSchema = z.strictObject({
   handed_off: z.boolean().optional().describe('When done: whether the conversation was handed to a person.'),
   reward_name: z.string().optional().describe('When done: the reward the server pays (task, r2 or dense).'),
   reward_components: z.record(z.string(), z.unknown()).optional().describe('When done: every component the reward was built from.'),
+  review: ReviewRequestSchema.optional().describe(
+    'Playing L2 or L3: what is put to the trainer (a proposed high-risk action, a hand-off, an escalation); the step answers it.',
+  ),
   hierarchy: z
     .strictObject({
-      role: z.literal('l1'),
-      supervisor: z.string(),
+      role: z.enum(['l1', 'l2', 'l3']),
+      supervisor: z.string().describe('The scripted L2 supervisor, or `trainer` when the trainer plays L2.'),
+      l1: z.string().optional().describe('Playing L2 or L3: the scripted L1 agent.'),
       stage: z.string(),
       priority: z.string().nullable(),
       roles: z.record(z.string(), z.number()).optional(),
     })
     .optional()
     .describe(
-      'In hierarchy mode, in every observation: the role played, the scripted supervisor, the curriculum stage, the task priority; when done, every role’s reward.',
+      'In hierarchy mode, in every observation: the role played, the supervisor (and the scripted L1 when the trainer plays L2 or L3), the curriculum stage, the task priority; when done, every role’s reward.',
     ),
 });
 
@@ -175,9 +180,10 @@ export interface EnvSessionOptions {
   checks: 'production' | 'off';
   /**
    * Hierarchy mode (docs/hierarchy.md): the trainer plays L1 under a scripted supervisor who
-   * reviews its high-risk actions, and is paid L1's reward at the stage's density and guard severity.
+   * reviews its high-risk actions, or L2 or L3 over a scripted L1 (`l1`; src/lab/env/team-session.ts),
+   * and is paid its role's reward at the stage's density and guard severity.
    */
-  hierarchy?: { role: 'l1'; supervisor: SupervisorName; stage: StageConfig };
+  hierarchy?: { role: Role; supervisor: SupervisorName; stage: StageConfig; l1?: ScriptedL1Name };
   /** Policy drift scheduled per plan key (a curriculum stage with drift). */
   drifts?: ReadonlyMap<string, ScheduledDrift>;
   /**
@@ -192,7 +198,15 @@ type Event = { kind: 'request'; request: PolicyRequest } | { kind: 'ended'; resu
 const NO_USAGE = { promptTokens: 0, completionTokens: 0 };
 const ENDED_BY_AGENT = 'the agent ended the conversation';
 
-export class EnvSession {
+/** What the environment server drives: one environment per connection or MCP session. */
+export interface EnvSessionLike {
+  state(): EnvState;
+  reset(data?: ResetData): Promise<EnvResult>;
+  step(data: unknown): Promise<EnvResult>;
+  close(): void;
+}
+
+export class EnvSession implements EnvSessionLike {
   readonly #options: EnvSessionOptions;
   #planned: Planned | null = null;
   #episodeId: string | null = null;
@@ -224,15 +238,8 @@ export class EnvSession {
   }
 
   /** Starts an episode: `task` names one (a plan key, or a task id), else `seed` picks one, else the next in order. */
-  async reset(data: { seed?: number | undefined; episode_id?: string | undefined; task?: string | undefined } = {}): Promise<EnvResult> {
-    const { plan } = this.#options;
-    let planned: Planned | undefined;
-    if (data.task !== undefined) {
-      planned = plan.find((p) => p.key === data.task) ?? plan.find((p) => p.task.id === data.task);
-      if (!planned) throw new EnvError('VALIDATION_ERROR', `no task ${JSON.stringify(clipEcho(data.task))} in this environment's task set`);
-    } else if (data.seed !== undefined) planned = plan[Math.abs(Math.trunc(data.seed)) % plan.length];
-    else planned = plan[this.#resets % plan.length];
-    if (!planned) throw new EnvError('EXECUTION_ERROR', 'this environment has no tasks');
+  async reset(data: ResetData = {}): Promise<EnvResult> {
+    const planned = pickPlanned(this.#options.plan, data, this.#resets);
     this.#abandon();
     this.#resets++;
     const generation = ++this.#generation;
@@ -419,9 +426,7 @@ export class EnvSession {
 
   /** The policy update at the end of the system prompt, when it is new since the last observation. */
   #newNotice(messages: readonly ChatMessage[]): Record<string, unknown> {
-    const system = messages[0]?.role === 'system' ? messages[0].content : '';
-    const at = system.indexOf(DRIFT_NOTICE_HEADING);
-    const notice = at < 0 ? '' : system.slice(at);
+    const notice = driftNoticeOf(messages[0]?.role === 'system' ? messages[0].content : '');
     if (notice === this.#noticeShown) return {};
     this.#noticeShown = notice;
     return notice === '' ? {} : { policy_notice: notice };
@@ -462,6 +467,27 @@ export class EnvSession {
       roles: { l1: all.l1.value, l2: all.l2.value, l3: all.l3.value, team: all.team.value },
     };
   }
+}
+
+/** What a reset may say: a task by key or id, a seed, the episode's id. */
+export type ResetData = { seed?: number | undefined; episode_id?: string | undefined; task?: string | undefined };
+
+/** The episode a reset asks for: `task` names one (a plan key, or a task id), else `seed` picks one, else the next in order. */
+export function pickPlanned(plan: readonly Planned[], data: ResetData, resets: number): Planned {
+  let planned: Planned | undefined;
+  if (data.task !== undefined) {
+    planned = plan.find((p) => p.key === data.task) ?? plan.find((p) => p.task.id === data.task);
+    if (!planned) throw new EnvError('VALIDATION_ERROR', `no task ${JSON.stringify(clipEcho(data.task))} in this environment's task set`);
+  } else if (data.seed !== undefined) planned = plan[Math.abs(Math.trunc(data.seed)) % plan.length];
+  else planned = plan[resets % plan.length];
+  if (!planned) throw new EnvError('EXECUTION_ERROR', 'this environment has no tasks');
+  return planned;
+}
+
+/** The policy update at the end of a system prompt (the drift notices), or '' when there is none. */
+export function driftNoticeOf(system: string): string {
+  const at = system.indexOf(DRIFT_NOTICE_HEADING);
+  return at < 0 ? '' : system.slice(at);
 }
 
 /** The agent's system prompt as the harness builds it (the policy, then its rules for tool output), with no turn yet. */

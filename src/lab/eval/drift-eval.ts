@@ -1,13 +1,13 @@
 /**
- * `baton eval --drift`: an agent on billing's drift pairs (src/domains/billing/billing-drift.ts),
+ * `baton eval --drift`: an agent on a domain's drift pairs (billing's, src/domains/billing/billing-drift.ts;
+ * airline's and retail's, src/domains/tau2/tau2-drift.ts),
  * each task played as committed (before the drift) and with its drift event scheduled at a
  * customer turn (after), through the gateway and the harness with the scripted customer. It
  * reports the success rate before and after, overall and per event, each with its 95% bootstrap
  * interval over pairs, and the paired difference (before − after) with its interval.
  */
-import { readFileSync } from 'node:fs';
 import type { Policy } from '../../core/index.js';
-import { BILLING_TASKS_FILE, billingDriftTasks, parseBillingTasks, type DriftTask } from '../../domains/billing/index.js';
+import { driftTasksOf } from '../../domains/drift-tasks.js';
 import type { Domain, DomainTask } from '../../domains/domain.js';
 import { episodeAgent, runEpisode } from '../run-episode.js';
 import { taskScript } from '../task-scripts.js';
@@ -72,15 +72,13 @@ function summary(outcomes: readonly DriftOutcome[], seed: number): DriftSummary 
   };
 }
 
-/** Plays every drift pair of billing with the agent, before and after its drift. */
+/** Plays every drift pair of the domain with the agent, before and after its drift. */
 export async function runDriftEval(options: DriftEvalOptions): Promise<DriftEvalResult> {
   const { domain } = options;
-  if (domain.name !== 'billing') throw new Error(`--drift: only billing declares drift events so far, not ${domain.name}`);
   const turn = options.turn ?? 2;
   const seed = options.seed ?? 1;
-  const records = parseBillingTasks(readFileSync(BILLING_TASKS_FILE, 'utf8'));
   const variants = generateVariants([domain], { seed: HANDOFF_VARIANT_SEED });
-  const pairs: DriftTask[] = billingDriftTasks(records, domain.tasks, turn);
+  const pairs = driftTasksOf(domain, turn);
   const outcomes: DriftOutcome[] = [];
   for (const pair of pairs) {
     const user = () => createScriptedUser(taskScript(domain, pair.before, variants), { style: 'neutral', seed });

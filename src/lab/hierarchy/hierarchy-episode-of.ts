@@ -53,8 +53,30 @@ function newWords(response: string | null, rejected: string): string | null {
   return [...contentWords(response)].filter((w) => !old.has(w)).join(' ');
 }
 
-/** The hierarchical view of one episode played on `task` (the task as scored) under `supervisor`. */
-export function hierarchyEpisodeOf(result: EpisodeResult, domain: Domain, task: DomainTask, supervisor: Supervisor): HierarchyEpisode {
+/**
+ * What the supervisor and the manager decided where they were not the scripted ones (a trainer
+ * playing L2 or L3): whether L1's hand-off went on to the manager, and whether the manager took it.
+ */
+export interface TeamDecisions {
+  /** Else the scripted supervisor's rule on the task's priority. */
+  handoffEscalated?: boolean;
+  /** Else the scripted manager's: it takes every hand-off escalated to it. */
+  managerTakes?: boolean;
+}
+
+/**
+ * The hierarchical view of one episode played on `task` (the task as scored) under `supervisor`.
+ * The manager is involved when the supervisor escalated a review or L1's hand-off to it; its
+ * decision quality is the share of its decisions that were right: an escalated call decided as the
+ * policy in force says, a hand-off taken exactly when the label wants the manager.
+ */
+export function hierarchyEpisodeOf(
+  result: EpisodeResult,
+  domain: Domain,
+  task: DomainTask,
+  supervisor: Supervisor,
+  team: TeamDecisions = {},
+): HierarchyEpisode {
   const record = toRecord(result, { variant: null, split: task.split, user: 'scripted', trial: 0, seed: 0 });
   const input = rewardInput(record, domain);
   // rewardInput reads the domain's task by id; a drift task is not among them, so its own criteria are used here.
@@ -74,12 +96,18 @@ export function hierarchyEpisodeOf(result: EpisodeResult, domain: Domain, task: 
   const reviews: ReviewFact[] = result.reviews.map((r) => ({
     action: r.name,
     verdict: r.answer.verdict,
-    right: rightVerdict(task, r),
+    right: rightVerdict(task, r, r.answer.verdict),
     feedback: r.answer.verdict === 'reject' ? r.answer.feedback : null,
     response: r.answer.verdict === 'reject' ? newWords(responseAfter(messages, r.callId), `${r.name} ${JSON.stringify(r.args)}`) : null,
   }));
-  const managerEscalated = input.transferred && supervisor.escalates(priority);
+  const handoffEscalated = input.transferred && (team.handoffEscalated ?? supervisor.escalates(priority));
+  const escalatedReviews = result.reviews.filter((r) => r.answer.escalation !== undefined);
+  const managerEscalated = handoffEscalated || escalatedReviews.length > 0;
   const managerDue = task.handoff.expected && (priority === 'high' || priority === 'critical');
+  const decisions = [
+    ...escalatedReviews.map((r) => r.answer.verdict === rightVerdict(task, r, r.answer.verdict)),
+    ...(handoffEscalated ? [(team.managerTakes ?? true) === managerDue] : []),
+  ];
   return HierarchyEpisodeSchema.parse({
     priority,
     terminal: result.termination === 'user_stop' || result.termination === 'agent_stop',
@@ -96,8 +124,7 @@ export function hierarchyEpisodeOf(result: EpisodeResult, domain: Domain, task: 
     reviews,
     manager_escalated: managerEscalated,
     manager_escalation_due: managerDue,
-    // The scripted manager decides by the label; pulled into a case that did not need it, it has no right decision to make.
-    decision_quality: managerEscalated ? (managerDue ? 1 : 0) : null,
+    decision_quality: decisions.length === 0 ? null : decisions.filter(Boolean).length / decisions.length,
     steps,
     ideal_steps: ideal,
     reward_guard: dense['multiplier'],
