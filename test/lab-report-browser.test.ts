@@ -148,7 +148,7 @@ describe('the report in Chromium', () => {
     const handoff = episode.locator('.msg.handoff');
     await expect(handoff.count()).resolves.toBe(1);
     await expect(handoff.locator('aside.packet').isVisible()).resolves.toBe(true);
-    await expect(handoff.locator('aside.packet pre').textContent()).resolves.toContain('"handoff"');
+    await expect(handoff.locator('aside.packet [data-testid="packet"] dt').first().textContent()).resolves.toBe('Customer');
     const outline = await handoff
       .locator('.bubble')
       .evaluate(

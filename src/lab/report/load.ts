@@ -17,6 +17,7 @@ import {
   type RunMetricsWithInfrastructure,
 } from '../metrics/index.js';
 import type { EpisodeRecord } from '../records.js';
+import { failureReasons, type FailureReason } from './failure-reasons.js';
 
 export interface LoadedRun {
   /** The run folder (absolute). */
@@ -30,6 +31,8 @@ export interface LoadedRun {
   records: EpisodeRecord[];
   /** In the records' order. */
   analyses: EpisodeAnalysis[];
+  /** Why each episode is not a success (empty for a success), in the records' order. */
+  reasons: FailureReason[][];
   /** Successes over scored episodes per task: the unit of the paired comparison. */
   successByTask: Map<string, Ratio>;
   /** The episodes the run planned (`run.json`'s `planned_episodes`), or null when an older run did not say. */
@@ -94,6 +97,11 @@ export async function loadRun(runDir: string, options: LoadOptions = {}): Promis
   const byKey = new Map(analyseRecords(records, domain).map((a) => [a.key, a]));
   const analyses = records.map((r) => byKey.get(r.key) as EpisodeAnalysis);
   const failures = infrastructureFailures(records);
+  const gold = new Map(domain.tasks.map((t) => [t.id, t.actions]));
+  // The run-level infrastructure failure (an endpoint that never answered) is the record's too.
+  const reasons = records.map((r, i) =>
+    failureReasons({ ...r, ...(failures[i] ? { infrastructure_failure: failures[i] } : {}) }, gold.get(r.task_id) ?? null),
+  );
   return {
     dir,
     agent: config.agent ?? records[0]?.agent ?? basename(dir),
@@ -102,6 +110,7 @@ export async function loadRun(runDir: string, options: LoadOptions = {}): Promis
     metrics,
     records,
     analyses,
+    reasons,
     // The paired comparison is over agent results: infrastructure-failed episodes measured nothing.
     successByTask: successByTask(analyses.filter((_, i) => failures[i] === null)),
     planned: typeof run['planned_episodes'] === 'number' ? run['planned_episodes'] : null,

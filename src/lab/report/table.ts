@@ -73,6 +73,24 @@ export function compareRuns(runs: readonly LoadedRun[], baselineName?: string): 
   return { baseline: baseline.system, rows };
 }
 
+/**
+ * The best system of a comparison of several: the highest success, ties broken by the higher
+ * hand-off F1, then the lower over-escalation. Null with one system, or when no figure tells the
+ * leaders apart (a tie all the way is no best).
+ */
+export function bestSystem(comparison: Comparison): string | null {
+  if (comparison.rows.length < 2) return null;
+  const score = (r: ComparisonRow): [number, number, number] => [r.success.value ?? -1, r.f1.value ?? -1, -(r.over_escalation.value ?? 2)];
+  const ranked = [...comparison.rows].sort((a, b) => {
+    const [x, y] = [score(a), score(b)];
+    return y[0] - x[0] || y[1] - x[1] || y[2] - x[2];
+  });
+  const [first, second] = ranked;
+  if (!first || first.success.value === null) return null;
+  const same = second !== undefined && score(first).every((v, i) => v === score(second)[i]);
+  return same ? null : first.system;
+}
+
 export const pct = (x: number | null | undefined): string => (x === null || x === undefined ? '–' : `${(100 * x).toFixed(1)}%`);
 const signedPct = (x: number | null | undefined): string =>
   x === null || x === undefined ? '–' : `${x > 0 ? '+' : x < 0 ? '−' : '±'}${(100 * Math.abs(x)).toFixed(1)}`;
