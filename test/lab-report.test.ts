@@ -14,7 +14,9 @@ import {
   kindText,
   loadRuns,
   passKText,
+  rateDomain,
   scriptJson,
+  splitStopMarker,
 } from '../src/lab/report/index.js';
 
 const INJECTED = '<script>alert("pwned")</script><img src=x onerror=alert(1)>';
@@ -173,5 +175,24 @@ describe('baton report', () => {
     expect(printed).toContain(`Report: ${out}`);
     expect(printed).toMatch(/^system\s+success/);
     expect(printed).toContain('never-transfer (baseline)');
+  });
+
+  it('leaves out a plot with nothing to draw, saying why, and fits rate axes to the data', async () => {
+    // Never-transfer makes no hand-off, so there is no hand-off to time.
+    const html = await buildReport([dirs.never]);
+    expect(html).not.toContain('id="plot-timing"');
+    expect(html).toMatch(/<p class="sub omitted" data-plot="plot-timing">Hand-off timing: not drawn, no true-positive hand-off/);
+    expect(html).toContain('id="plot-outcomes"');
+    expect(rateDomain([0.94, 1, 0.98])).toEqual([0.8, 1]);
+    expect(rateDomain([0, 0.05])).toEqual([0, 0.2]);
+    expect(rateDomain([0.2, 0.6])).toEqual([0.2, 0.6]);
+    expect(rateDomain([0, 1])).toEqual([0, 1]);
+    expect(rateDomain([null, undefined])).toEqual([0, 1]);
+  });
+
+  it("keeps the simulator's stop markers out of the customer's words", () => {
+    expect(splitStopMarker('###STOP###')).toEqual({ text: null, marker: '###STOP###' });
+    expect(splitStopMarker('Thanks, bye! ###STOP###')).toEqual({ text: 'Thanks, bye!', marker: '###STOP###' });
+    expect(splitStopMarker('Hello')).toEqual({ text: 'Hello', marker: null });
   });
 });

@@ -28,8 +28,8 @@ export interface ReportPlot {
 export function rateDomain(values: readonly (number | null | undefined)[]): [number, number] {
   const xs = values.filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
   if (xs.length === 0) return [0, 1];
-  let lo = Math.max(0, Math.floor(Math.min(...xs) * 10 - 1e-9) / 10);
-  let hi = Math.min(1, Math.ceil(Math.max(...xs) * 10 + 1e-9) / 10);
+  let lo = Math.max(0, Math.floor(Math.min(...xs) * 10 + 1e-9) / 10);
+  let hi = Math.min(1, Math.ceil(Math.max(...xs) * 10 - 1e-9) / 10);
   if (hi - lo < 0.2) {
     if (hi >= 1) lo = Math.max(0, hi - 0.2);
     else hi = Math.min(1, lo + 0.2);
@@ -40,8 +40,18 @@ export function rateDomain(values: readonly (number | null | undefined)[]): [num
 const axisNote = (name: string, [lo, hi]: [number, number]) =>
   lo > 0 || hi < 1 ? ` The ${name} axis spans ${Math.round(lo * 100)}%–${Math.round(hi * 100)}%, the data's range.` : '';
 
+/** `text` cut to `chars` characters, an ellipsis in the middle. */
+export function clip(text: string, chars: number): string {
+  if (text.length <= chars) return text;
+  const keep = Math.max(2, chars - 1);
+  return `${text.slice(0, Math.ceil(keep / 2))}…${text.slice(text.length - Math.floor(keep / 2))}`;
+}
+
 /** A left margin wide enough for the longest name (system names label the rows). */
-const nameMargin = (names: readonly string[]) => Math.min(320, 16 + 7 * Math.max(4, ...names.map((n) => n.length)));
+const NAME_MARGIN_MAX = 320;
+const nameMargin = (names: readonly string[]) => Math.min(NAME_MARGIN_MAX, 16 + 7 * Math.max(4, ...names.map((n) => n.length)));
+/** A name as a row label: cut (ellipsis in the middle) past what the widest margin holds. */
+const rowName = (name: string) => clip(name, Math.floor((NAME_MARGIN_MAX - 16) / 7));
 
 const WIDTH = 760;
 
@@ -108,7 +118,7 @@ export function handoffOutcomesPlot(runs: readonly LoadedRun[]): ReportPlot {
     marginLeft: nameMargin(runs.map((r) => r.system)),
     marginRight: 24,
     x: { label: 'episodes', grid: true },
-    y: { label: null, domain: runs.map((r) => r.system) },
+    y: { label: null, domain: runs.map((r) => r.system), tickFormat: rowName },
     color: { domain: Object.values(CLASS_LABELS), range: ['#2e7d32', '#c62828', '#ef6c00', '#90a4ae'], legend: true },
     marks: [Plot.barX(data, { y: 'system', x: 'count', fill: 'outcome' }), Plot.ruleX([0])],
   });
@@ -194,6 +204,7 @@ export function handoffTimingPlot(runs: readonly LoadedRun[]): ReportPlot {
   // Every lateness from the earliest to the latest, so the axis reads as turns (a gap is a zero).
   const lo = Math.min(...data.map((d) => d.lateness));
   const hi = Math.max(...data.map((d) => d.lateness));
+  const facets = runs.map((r) => r.system).filter((s) => data.some((d) => d.system === s));
   const svg = render({
     height: 300,
     x: {
@@ -202,7 +213,8 @@ export function handoffTimingPlot(runs: readonly LoadedRun[]): ReportPlot {
       domain: Array.from({ length: hi - lo + 1 }, (_, i) => lo + i),
     },
     y: { label: 'due hand-offs', grid: true },
-    fx: { label: null, domain: runs.map((r) => r.system).filter((s) => data.some((d) => d.system === s)) },
+    // A facet is a system: its name is cut to the facet's width (the legend gives it whole).
+    fx: { label: null, domain: facets, tickFormat: (name: string) => clip(name, Math.floor((WIDTH - 60) / facets.length / 7)) },
     color: systemColor(runs),
     marks: [Plot.barY(data, { fx: 'system', x: 'lateness', y: 'count', fill: 'system' }), Plot.ruleY([0])],
   });
