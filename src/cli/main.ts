@@ -361,16 +361,20 @@ program
   .option('--baseline <name>', 'the system the others are compared with (default: the first run)')
   .option(tau2DirOption, tau2DirHelp)
   .option('--allow-mixed', 'put runs of different domains or task sets in one table (refused otherwise)')
-  .action(async (runDirs: string[], opts: { out: string; baseline?: string; tau2Dir?: string; allowMixed?: boolean }) => {
-    const { runReportCommand } = await import('./report-command.js');
-    await runReportCommand({
-      runDirs,
-      out: opts.out,
-      ...(opts.allowMixed ? { allowMixed: true } : {}),
-      ...(opts.baseline !== undefined ? { baseline: opts.baseline } : {}),
-      ...(opts.tau2Dir ? { tau2Dir: opts.tau2Dir } : {}),
-    });
-  });
+  .option('--details', 'print every column of the tables in full (pass^k, worst style, every digit), however wide')
+  .action(
+    async (runDirs: string[], opts: { out: string; baseline?: string; tau2Dir?: string; allowMixed?: boolean; details?: boolean }) => {
+      const { runReportCommand } = await import('./report-command.js');
+      await runReportCommand({
+        runDirs,
+        out: opts.out,
+        ...(opts.allowMixed ? { allowMixed: true } : {}),
+        ...(opts.details ? { details: true } : {}),
+        ...(opts.baseline !== undefined ? { baseline: opts.baseline } : {}),
+        ...(opts.tau2Dir ? { tau2Dir: opts.tau2Dir } : {}),
+      });
+    },
+  );
 
 program
   .command('export')

@@ -9,6 +9,7 @@
 import * as Plot from '@observablehq/plot';
 import { parseHTML } from 'linkedom';
 import type { LoadedRun } from './load.js';
+import { clipText } from './table.js';
 
 export interface ReportPlot {
   id: string;
@@ -40,18 +41,11 @@ export function rateDomain(values: readonly (number | null | undefined)[]): [num
 const axisNote = (name: string, [lo, hi]: [number, number]) =>
   lo > 0 || hi < 1 ? ` The ${name} axis spans ${Math.round(lo * 100)}%–${Math.round(hi * 100)}%, the data's range.` : '';
 
-/** `text` cut to `chars` characters, an ellipsis in the middle. */
-export function clip(text: string, chars: number): string {
-  if (text.length <= chars) return text;
-  const keep = Math.max(2, chars - 1);
-  return `${text.slice(0, Math.ceil(keep / 2))}…${text.slice(text.length - Math.floor(keep / 2))}`;
-}
-
 /** A left margin wide enough for the longest name (system names label the rows). */
 const NAME_MARGIN_MAX = 320;
 const nameMargin = (names: readonly string[]) => Math.min(NAME_MARGIN_MAX, 16 + 7 * Math.max(4, ...names.map((n) => n.length)));
 /** A name as a row label: cut (ellipsis in the middle) past what the widest margin holds. */
-const rowName = (name: string) => clip(name, Math.floor((NAME_MARGIN_MAX - 16) / 7));
+const rowName = (name: string) => clipText(name, Math.floor((NAME_MARGIN_MAX - 16) / 7));
 
 const WIDTH = 760;
 
@@ -214,7 +208,7 @@ export function handoffTimingPlot(runs: readonly LoadedRun[]): ReportPlot {
     },
     y: { label: 'due hand-offs', grid: true },
     // A facet is a system: its name is cut to the facet's width (the legend gives it whole).
-    fx: { label: null, domain: facets, tickFormat: (name: string) => clip(name, Math.floor((WIDTH - 60) / facets.length / 7)) },
+    fx: { label: null, domain: facets, tickFormat: (name: string) => clipText(name, Math.floor((WIDTH - 60) / facets.length / 7)) },
     color: systemColor(runs),
     marks: [Plot.barY(data, { fx: 'system', x: 'lateness', y: 'count', fill: 'system' }), Plot.ruleY([0])],
   });
