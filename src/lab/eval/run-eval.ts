@@ -36,6 +36,7 @@ import type { Style } from '../user.js';
 import { generateVariants, HANDOFF_VARIANT_SEED, sourceSplits, variantsChecksum } from '../variants/index.js';
 import type { HandoffVariant, VariantSplit } from '../variant.js';
 import type { QueueDatabase } from './queue-database.js';
+import { parseEpisodeRecord } from '../record-schema.js';
 
 export interface ModelEndpoint {
   baseURL: string;
@@ -190,14 +191,20 @@ const ledgerIdentity = (run: ReturnType<typeof describe>) =>
 function readLines(path: string): EpisodeRecord[] {
   if (!existsSync(path)) return [];
   const records: EpisodeRecord[] = [];
-  for (const line of readFileSync(path, 'utf8').split('\n')) {
-    if (line.trim() === '') continue;
-    try {
-      records.push(JSON.parse(line) as EpisodeRecord);
-    } catch {
-      // A line cut short when the run was killed: that episode runs again.
-    }
-  }
+  readFileSync(path, 'utf8')
+    .split('\n')
+    .forEach((line, i) => {
+      if (line.trim() === '') return;
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch {
+        // A line cut short when the run was killed: that episode runs again.
+        return;
+      }
+      // A whole record of another version or shape is not silently run again: it is refused, saying why.
+      records.push(parseEpisodeRecord(value, `${path}:${i + 1}`));
+    });
   return records;
 }
 

@@ -17,6 +17,7 @@ import {
   type RunMetricsWithInfrastructure,
 } from '../metrics/index.js';
 import type { EpisodeRecord } from '../records.js';
+import { parseEpisodeRecord, parseRunFile } from '../record-schema.js';
 import { failureReasons, type FailureReason } from './failure-reasons.js';
 
 export interface LoadedRun {
@@ -68,11 +69,13 @@ function readRecords(file: string): EpisodeRecord[] {
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line, i) => {
+      let value: unknown;
       try {
-        return JSON.parse(line) as EpisodeRecord;
+        value = JSON.parse(line);
       } catch (error) {
         throw new Error(`${file}:${i + 1}: not a JSON record (${(error as Error).message})`, { cause: error });
       }
+      return parseEpisodeRecord(value, `${file}:${i + 1}`);
     });
 }
 
@@ -84,8 +87,8 @@ export async function loadRun(runDir: string, options: LoadOptions = {}): Promis
   if (!existsSync(runFile) || !existsSync(trajectories)) {
     throw new Error(`${dir} is not a run folder: it needs run.json and trajectories.jsonl (write one with baton eval --out).`);
   }
-  const run = JSON.parse(readFileSync(runFile, 'utf8')) as Record<string, unknown>;
-  const config = (run['config'] ?? {}) as { domain?: string; agent?: string; seed?: number };
+  const run = parseRunFile(JSON.parse(readFileSync(runFile, 'utf8')), runFile);
+  const config = run.config;
   const records = readRecords(trajectories);
   const domainName = config.domain ?? records[0]?.domain;
   if (!domainName) throw new Error(`${dir}: run.json names no domain and there are no records`);
