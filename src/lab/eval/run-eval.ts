@@ -36,7 +36,7 @@ import type { Style } from '../user.js';
 import { generateVariants, HANDOFF_VARIANT_SEED, sourceSplits, variantsChecksum } from '../variants/index.js';
 import type { HandoffVariant, VariantSplit } from '../variant.js';
 import type { QueueDatabase } from './queue-database.js';
-import { parseEpisodeRecord } from '../record-schema.js';
+import { parseEpisodeRecord, parseRunFile, RecordFormatError } from '../record-schema.js';
 
 export interface ModelEndpoint {
   baseURL: string;
@@ -291,8 +291,28 @@ async function runPlanned(
   const runDir = resolve(config.out);
   const runFile = join(runDir, 'run.json');
   // A folder holds one run: resuming needs the same configuration, code, data and task set.
-  let previousRun = existsSync(runFile) ? (JSON.parse(readFileSync(runFile, 'utf8')) as Record<string, unknown>) : null;
-  let differences = previousRun ? runDifferences(previousRun, identity) : [];
+  let previousRun: Record<string, unknown> | null = null;
+  let unreadable: string | null = null;
+  if (existsSync(runFile)) {
+    try {
+      const text = readFileSync(runFile, 'utf8');
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch (error) {
+        throw new RecordFormatError(`${runFile}: not JSON (${(error as Error).message}).`, { cause: error });
+      }
+      previousRun = parseRunFile(value, runFile);
+    } catch (error) {
+      if (!(error instanceof RecordFormatError)) throw error;
+      // A run.json of another version or shape is no run to continue: baton lab starts afresh, eval refuses.
+      unreadable = (error as Error).message;
+      if (config.replaceDifferentRun !== true) {
+        throw new EvalConfigError(`${unreadable} Use another --out, or remove the folder to start again.`);
+      }
+    }
+  }
+  let differences = unreadable ? [unreadable] : previousRun ? runDifferences(previousRun, identity) : [];
   const replaced = config.replaceDifferentRun === true && differences.length > 0 ? differences : null;
   if (replaced) {
     // The folder's run is of something else: it goes, and this run starts in its place.
