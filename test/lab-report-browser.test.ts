@@ -15,6 +15,7 @@ import { pathToFileURL } from 'node:url';
 import { inflateSync } from 'node:zlib';
 import { chromium as playwright, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axe } from './support/console-page.js';
 import { makeRun } from './support/lab-runs.js';
 import { buildReport } from '../src/lab/report/index.js';
 import type { EpisodeRecord } from '../src/lab/records.js';
@@ -216,6 +217,7 @@ describe('the report in Chromium', () => {
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
     await page.goto(url);
+    await axe(page, 'the report');
     const shown = await page.locator('#metrics tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-metric')));
     for (const dir of dirs) {
       for (const path of figurePaths(readMetrics(dir).metrics)) expect(shown, path).toContain(path);
@@ -233,6 +235,8 @@ describe('the report in Chromium', () => {
     await term.hover();
     await expect(definition.isVisible()).resolves.toBe(true);
     await expect(definition.textContent()).resolves.toMatch(/^TP \/ \(TP \+ FN\)/);
+    // Screen readers get it as the name's description.
+    await expect(term.getAttribute('aria-describedby')).resolves.toBe(await definition.getAttribute('id'));
     await page.mouse.move(0, 0);
     await expect(definition.isVisible()).resolves.toBe(false);
     await page.locator('#metrics tr[data-metric="handoff.over_escalation"] th .term').focus();
@@ -374,8 +378,10 @@ describe('the report in Chromium', () => {
     expect(box, JSON.stringify(box)).not.toBeNull();
     expect(box?.y, JSON.stringify(box)).toBeGreaterThan(-1);
     expect(box?.y, JSON.stringify(box)).toBeLessThan(900);
-    // Its ¶ link is the address itself.
-    await expect(episode.locator('a.permalink').getAttribute('href')).resolves.toBe(`#${encodeURIComponent(anchor)}`);
+    // Its ¶ link, beside its summary, is the address itself.
+    await expect(episode.locator('xpath=preceding-sibling::a[@class="permalink"]').getAttribute('href')).resolves.toBe(
+      `#${encodeURIComponent(anchor)}`,
+    );
 
     // A link followed while a filter hides the episode: the filter is cleared and the episode opened.
     const other = readRecords(dirs[1] as string)[3] as EpisodeRecord;
@@ -419,6 +425,7 @@ describe('the report in Chromium', () => {
     await expect(packet.locator('table.facts tbody tr').count()).resolves.toBe(p.facts.length);
     await expect(packet.locator('li.action.succeeded').count()).resolves.toBe(p.actions.filter((a) => a.status === 'succeeded').length);
     await expect(packet.textContent()).resolves.not.toContain('schemaVersion');
+    await axe(page, 'the report with an episode and its packet open');
 
     // Tags: one citation badge per refusal or hand-off, on an agent message with text; the simulator's
     // markers shown apart, never as the customer's words.

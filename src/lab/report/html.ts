@@ -171,7 +171,8 @@ q.evidence { display: block; color: var(--muted); }
 .reasons { margin: 6px 0; padding: 6px 10px; border-left: 4px solid #c62828; background: #fdf1f1; } .reasons ul { margin: 2px 0; padding-left: 18px; }
 .why { color: #b71c1c; font-size: 12.5px; }
 .msg.sim .bubble { background: transparent; border: 1px dashed var(--line); color: var(--muted); font-style: italic; }
-a.permalink { color: var(--muted); text-decoration: none; } a.permalink:hover { color: var(--fg); }
+a.permalink { color: var(--muted); text-decoration: none; padding-top: 12px; } a.permalink:hover { color: var(--fg); }
+.episode-item { display: flex; gap: 6px; align-items: flex-start; } .episode-item details.episode { flex: 1 1 auto; min-width: 0; }
 details.episode.linked { outline: 3px solid #ffb300; }
 button { font: inherit; }
 .warnings { border: 2px solid #c62828; background: #fde7e7; border-radius: 6px; padding: 4px 12px; margin: 8px 0; }
@@ -179,9 +180,10 @@ button { font: inherit; }
 `;
 
 /** A name with its definition, shown on hover and on keyboard focus. */
-function termHtml(label: string, definition: string | undefined): string {
+function termHtml(label: string, definition: string | undefined, id: string): string {
   if (!definition) return escapeHtml(label);
-  return `<span class="term" tabindex="0">${escapeHtml(label)}<span class="def" role="tooltip">${escapeHtml(definition)}</span></span>`;
+  const defId = escapeHtml(`def-${id}`);
+  return `<span class="term" tabindex="0" aria-describedby="${defId}">${escapeHtml(label)}<span class="def" role="tooltip" id="${defId}">${escapeHtml(definition)}</span></span>`;
 }
 
 function tableHtml(comparison: Comparison, catalog: readonly MetricEntry[]): string {
@@ -197,7 +199,7 @@ function tableHtml(comparison: Comparison, catalog: readonly MetricEntry[]): str
     definitionOf('worst_style'),
   ];
   const best = bestSystem(comparison);
-  const head = `<tr>${TABLE_HEADERS.map((h, i) => `<th scope="col">${termHtml(h, definitions[i])}</th>`).join('')}</tr>`;
+  const head = `<tr>${TABLE_HEADERS.map((h, i) => `<th scope="col">${termHtml(h, definitions[i], `column-${i}`)}</th>`).join('')}</tr>`;
   const rows = comparison.rows
     .map((row) => {
       const cells = rowCells(row, comparison.baseline);
@@ -249,7 +251,7 @@ function metricsHtml(runs: readonly LoadedRun[], catalog: readonly MetricEntry[]
             : `<td>${escapeHtml(readingText(reading))}</td>`,
         )
         .join('');
-      return `<tr data-metric="${escapeHtml(entry.path)}"><th scope="row">${termHtml(entry.label, entry.definition)}</th>${cells}</tr>`;
+      return `<tr data-metric="${escapeHtml(entry.path)}"><th scope="row">${termHtml(entry.label, entry.definition, entry.path)}</th>${cells}</tr>`;
     })
     .join('\n');
   return `<table class="comparison metrics" id="metrics"><thead>${head}</thead><tbody>\n${body}\n</tbody></table>`;
@@ -351,6 +353,7 @@ export function renderReport(runs: readonly LoadedRun[], options: Pick<ReportOpt
 <h1>${escapeHtml(title)}</h1>
 <div class="sub">Baseline: ${escapeHtml(comparison.baseline)}.${best ? ` <span id="best-system">★ Best: <b>${escapeHtml(best)}</b> (highest success; ties broken by hand-off F1, then over-escalation).</span>` : ''} Intervals: 95% percentile bootstrap over tasks; Δ is the paired difference in success on the tasks both systems ran.</div>
 </header>
+<main>
 <section id="table-section">
 <h2>Comparison</h2>
 ${warningsHtml(runs)}
@@ -398,8 +401,9 @@ ${plots
 <div id="episode-count"></div>
 <div id="episode-list"></div>
 <button id="show-more" type="button" hidden>Show more</button>
-<p class="sub">Hand-offs are outlined in blue with the packet beside them, as the staff console shows it; violations are marked at their message; policy terms cited in refusals and hand-offs are highlighted at the message that says them. Each episode's ¶ links to it (the address's fragment opens it).</p>
+<p class="sub" id="viewer-note">Hand-offs are outlined in blue with the packet beside them, as the staff console shows it; violations are marked at their message; policy terms cited in refusals and hand-offs are highlighted at the message that says them. Each episode's ¶ links to it (the address's fragment opens it).</p>
 </section>
+</main>
 <script type="application/json" id="episodes">${scriptJson(data)}</script>
 <script>${VIEWER_SCRIPT}</script>
 </body>

@@ -56,7 +56,13 @@ function render(options: Plot.PlotOptions): string {
     document: document as unknown as NonNullable<Plot.PlotOptions['document']>,
     width: options.width ?? WIDTH,
   });
-  return (node as unknown as { outerHTML: string }).outerHTML;
+  // Plot labels its mark groups with aria-label; on a bare <g> that is not allowed, as a group it is.
+  const element = node as unknown as {
+    outerHTML: string;
+    querySelectorAll(s: string): Iterable<{ setAttribute(k: string, v: string): void }>;
+  };
+  for (const g of element.querySelectorAll('g[aria-label]')) g.setAttribute('role', 'group');
+  return element.outerHTML;
 }
 
 const systemColor = (runs: readonly LoadedRun[]) => ({ domain: runs.map((r) => r.system), legend: true, scheme: 'tableau10' as const });

@@ -230,6 +230,9 @@ export const VIEWER_SCRIPT = String.raw`
     if (e.h === idx) {
       row.classList.add('handoff');
       var side = el('aside', 'packet');
+      // It scrolls when long: reachable by keyboard, and named.
+      side.tabIndex = 0;
+      side.setAttribute('aria-label', 'hand-off packet');
       side.appendChild(el('div', 'who', 'hand-off packet' + (e.target ? ' → ' + e.target : '')));
       side.appendChild(renderPacket(e.p));
       row.appendChild(side);
@@ -244,10 +247,6 @@ export const VIEWER_SCRIPT = String.raw`
     d.dataset.key = e.key;
     d.dataset.reasons = e.f.map(function (r) { return r[0]; }).join(' ');
     var sum = el('summary');
-    var link = el('a', 'permalink', '¶');
-    link.href = '#' + encodeURIComponent(e.anchor);
-    link.title = 'link to this episode';
-    sum.appendChild(link);
     sum.appendChild(el('span', 'sys', systems[e.s]));
     sum.appendChild(el('span', 'key', e.key));
     sum.appendChild(el('span', 'tag ' + (e.success === true ? 'ok' : e.success === false ? 'bad' : 'na'), e.success === true ? 'success' : e.success === false ? 'failure' : 'unscored'));
@@ -275,7 +274,15 @@ export const VIEWER_SCRIPT = String.raw`
       d.appendChild(meta);
       e.m.forEach(function (m, i) { renderMessage(e, m, i).forEach(function (n) { d.appendChild(n); }); });
     });
-    return d;
+    // The link sits beside the summary, not in it (a link inside a summary is a control inside a control).
+    var item = el('div', 'episode-item');
+    var link = el('a', 'permalink', '¶');
+    link.href = '#' + encodeURIComponent(e.anchor);
+    link.title = 'link to this episode';
+    link.setAttribute('aria-label', 'link to episode ' + systems[e.s] + ' ' + e.key);
+    item.appendChild(link);
+    item.appendChild(d);
+    return item;
   }
 
   function hits() {
