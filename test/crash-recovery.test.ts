@@ -2,11 +2,11 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seededRandom, type ConversationId } from '../src/core/index.js';
 import { openStore, type StoreConfig } from '../src/store/open-store.js';
 import { auditConversations, type Acknowledged } from '../src/testing/gateway-race.js';
-import { startThrowawayPostgres } from '../src/testing/throwaway-postgres.js';
+import { testPostgres } from './support/postgres.js';
 
 const KILLS = 50;
 
@@ -43,7 +43,7 @@ function runAndKill(
 
 async function config(kind: 'sqlite' | 'postgres'): Promise<StoreConfig> {
   if (kind === 'sqlite') return { kind, path: join(mkdtempSync(join(tmpdir(), 'baton-crash-')), 'crash.sqlite') };
-  const server = await startThrowawayPostgres({ env: { BATON_PG_URL: inject('pgUrl') } });
+  const server = await testPostgres();
   return { kind, url: await server.createDatabase(), poolSize: 4 };
 }
 

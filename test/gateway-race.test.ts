@@ -2,12 +2,12 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ConversationId } from '../src/core/index.js';
 import { openStore, type StoreConfig } from '../src/store/open-store.js';
 import { gatewayFor } from '../src/testing/gateway-fixture.js';
 import { auditConversations, runRaceInterleavings, type Acknowledged } from '../src/testing/gateway-race.js';
-import { startThrowawayPostgres } from '../src/testing/throwaway-postgres.js';
+import { testPostgres } from './support/postgres.js';
 
 const INTERLEAVINGS = 10_000;
 /** A bound for a shared 2-core machine, where the PostgreSQL run alone takes about 90 s. */
@@ -16,7 +16,7 @@ const SLOW = 900_000;
 async function storeConfig(kind: StoreConfig['kind']): Promise<StoreConfig> {
   if (kind === 'memory') return { kind };
   if (kind === 'sqlite') return { kind, path: join(mkdtempSync(join(tmpdir(), 'baton-race-')), 'race.sqlite'), synchronous: 'normal' };
-  const server = await startThrowawayPostgres({ env: { BATON_PG_URL: inject('pgUrl') } });
+  const server = await testPostgres();
   return { kind, url: await server.createDatabase(), poolSize: 16 };
 }
 

@@ -3,9 +3,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { afterEach, describe, expect, inject, it, vi } from 'vitest';
-import { startThrowawayPostgres } from '../src/testing/throwaway-postgres.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { countByKey, openHarness, type Harness, type Where } from './support/job-harness.js';
+import { testPostgres } from './support/postgres.js';
 
 const LEASE_MS = 1_000;
 
@@ -53,7 +53,7 @@ afterEach(async () => {
 
 async function newDatabase(kind: Where['kind']): Promise<Where> {
   if (kind === 'sqlite') return { kind, path: join(mkdtempSync(join(tmpdir(), 'baton-jobs-procs-')), 'baton.sqlite') };
-  const server = await startThrowawayPostgres({ env: { BATON_PG_URL: inject('pgUrl') } });
+  const server = await testPostgres();
   return { kind, url: await server.createDatabase() };
 }
 

@@ -151,3 +151,37 @@ describe('replaceDifferentRun (baton lab)', () => {
     expect(await runEval({ ...config, replaceDifferentRun: true })).toMatchObject({ replaced: null, ran: 0, resumed: 2 });
   });
 });
+
+describe('a run folder written by another version', () => {
+  it('is refused by eval with what is wrong, and started again by baton lab', async () => {
+    const out = join(fresh(), 'rule');
+    const config: EvalConfig = {
+      domain: 'billing',
+      tasks: 'handoff',
+      split: 'dev',
+      agent: 'rule',
+      user: 'scripted',
+      styles: ['neutral'],
+      trials: 1,
+      concurrency: 2,
+      seed: 1,
+      store: { kind: 'memory' },
+      out,
+      force: false,
+      limit: 2,
+    };
+    await runEval(config);
+    editRunJson(out, { version: 2 });
+    await expect(runEval(config)).rejects.toThrow(
+      /run\.json: run\.json version 2 was written by a newer Baton; this one reads version 1\. Upgrade Baton to read it\. Use another --out/,
+    );
+    const again = await runEval({ ...config, replaceDifferentRun: true });
+    expect(again.replaced?.[0]).toMatch(/run\.json version 2 was written by a newer Baton/);
+    expect(runJson(out)['version']).toBe(1);
+    // A record of another version in trajectories.jsonl is refused too, not quietly run again.
+    const file = join(out, 'trajectories.jsonl');
+    const [first, ...rest] = readFileSync(file, 'utf8').trim().split('\n');
+    writeFileSync(file, `${[JSON.stringify({ ...(JSON.parse(first as string) as object), version: 2 }), ...rest].join('\n')}\n`);
+    await expect(runEval(config)).rejects.toThrow(/trajectories\.jsonl:1: episode record version 2 was written by a newer Baton/);
+  });
+});

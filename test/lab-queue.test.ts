@@ -9,8 +9,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, afterEach, describe, expect, inject, it, vi } from 'vitest';
-import { startThrowawayPostgres } from '../src/testing/throwaway-postgres.js';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { testPostgres } from './support/postgres.js';
 
 const BIN = join(import.meta.dirname, '..', 'bin', 'baton.js');
 const LEASE_MS = 1_500;
@@ -30,7 +30,7 @@ afterAll(async () => {
 });
 
 async function database(): Promise<{ url: string; pool: pg.Pool }> {
-  const server = await startThrowawayPostgres({ env: { BATON_PG_URL: inject('pgUrl') } });
+  const server = await testPostgres();
   const url = await server.createDatabase();
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   pools.push(pool);

@@ -1,8 +1,9 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runReportCommand } from '../src/cli/report-command.js';
+import { metricsTable } from '../src/lab/eval/run-metrics.js';
 import { makeRun } from './support/lab-runs.js';
 import type { EpisodeRecord } from '../src/lab/records.js';
 import {
@@ -14,7 +15,12 @@ import {
   kindText,
   loadRuns,
   passKText,
+  clipText,
+  rateDomain,
   scriptJson,
+  textTable,
+  wrapText,
+  splitStopMarker,
 } from '../src/lab/report/index.js';
 
 const INJECTED = '<script>alert("pwned")</script><img src=x onerror=alert(1)>';
@@ -79,7 +85,7 @@ describe('baton report', () => {
     const self = compareRuns(await loadRuns([dirs.rule]));
     expect(self.rows[0]?.difference).toMatchObject({ value: 0, ci: [0, 0] });
 
-    const text = comparisonText(comparison);
+    const text = comparisonText(comparison, { details: true });
     const lines = text.split('\n');
     expect(lines[0]).toMatch(/^system\s+success \[95% CI\]\s+pass\^k, k ≥ 2\s+Δ success vs baseline/);
     expect(lines[2]).toMatch(/^rule\s+\d+\.\d% \[/);
@@ -113,7 +119,7 @@ describe('baton report', () => {
       expect(never).toMatchObject({ system: 'never-transfer', transferred: 0 });
       expect(never!.rate.value).toBe(0);
     }
-    const text = kindText(rows, ['rule', 'always-transfer', 'never-transfer']).split('\n');
+    const text = kindText(rows, ['rule', 'always-transfer', 'never-transfer'], { details: true }).split('\n');
     expect(text[0]).toMatch(/^task kind\s+expected\s+rule: handed off\s+always-transfer: handed off\s+never-transfer: handed off$/);
     expect(text).toHaveLength(rows.length + 2);
     expect(text[2]).toMatch(new RegExp(`^${rows[0]!.kind}\\s+(hand off|keep|mixed)\\s+\\d+\\.\\d% .*\\(\\d+/\\d+\\)`));
@@ -172,6 +178,90 @@ describe('baton report', () => {
     expect(comparison.rows).toHaveLength(2);
     expect(printed).toContain(`Report: ${out}`);
     expect(printed).toMatch(/^system\s+success/);
-    expect(printed).toContain('never-transfer (baseline)');
+    expect(printed).toContain('baseline: never-transfer;');
+  });
+
+  it('leaves out a plot with nothing to draw, saying why, and fits rate axes to the data', async () => {
+    // Never-transfer makes no hand-off, so there is no hand-off to time.
+    const html = await buildReport([dirs.never]);
+    expect(html).not.toContain('id="plot-timing"');
+    expect(html).toMatch(/<p class="sub omitted" data-plot="plot-timing">Hand-off timing: not drawn, no true-positive hand-off/);
+    expect(html).toContain('id="plot-outcomes"');
+    expect(rateDomain([0.94, 1, 0.98])).toEqual([0.8, 1]);
+    expect(rateDomain([0, 0.05])).toEqual([0, 0.2]);
+    expect(rateDomain([0.2, 0.6])).toEqual([0.2, 0.6]);
+    expect(rateDomain([0, 1])).toEqual([0, 1]);
+    expect(rateDomain([null, undefined])).toEqual([0, 1]);
+  });
+
+  it("keeps the simulator's stop markers out of the customer's words", () => {
+    expect(splitStopMarker('###STOP###')).toEqual({ text: null, marker: '###STOP###' });
+    expect(splitStopMarker('Thanks, bye! ###STOP###')).toEqual({ text: 'Thanks, bye!', marker: '###STOP###' });
+    expect(splitStopMarker('Hello')).toEqual({ text: 'Hello', marker: null });
+  });
+
+  it('prints terminal tables that fit 100 columns, for many runs with long names; --details prints them whole', async () => {
+    const long = [1, 2, 3, 4, 5].map((i) => {
+      const dir = join(root, `rule-with-a-rather-long-configuration-name-that-says-everything-${i}`);
+      cpSync(dirs.rule, dir, { recursive: true });
+      return dir;
+    });
+    for (const runDirs of [
+      [dirs.rule, dirs.always, dirs.never],
+      [dirs.rule, ...long, dirs.always, dirs.never],
+      [long[0] as string, long[1] as string],
+    ]) {
+      let printed = '';
+      await runReportCommand({ runDirs, out: join(root, 'fit', 'report.html'), write: (t) => (printed += t) });
+      const lines = printed.trimEnd().split('\n');
+      const wide = lines.filter((l) => l.length > 100);
+      expect(wide, `${runDirs.length} runs`).toEqual([]);
+      // Every system has its row, named well enough to tell it apart (both ends of the name kept).
+      const runs = await loadRuns(runDirs);
+      const rows = lines.slice(2, 2 + runs.length);
+      expect(new Set(rows.map((r) => r.split(/\s{2,}/)[0])).size).toBe(runs.length);
+      for (const [i, run] of runs.entries()) expect(rows[i]?.startsWith(run.system.slice(0, 6))).toBe(true);
+      expect(printed).toMatch(/^system\s+success %\s+Δ pts\s+hand-off F1 %\s+over-esc\. %\s+pos\/neg$/m);
+      expect(printed).toMatch(/^rule.*\s\d+\.\d \[\d+, \d+\]\s/m);
+
+      let detailed = '';
+      await runReportCommand({ runDirs, out: join(root, 'fit', 'report.html'), details: true, write: (t) => (detailed += t) });
+      for (const run of runs) expect(detailed).toContain(run.system);
+      expect(detailed).toMatch(/^system\s+success \[95% CI\]\s+pass\^k, k ≥ 2/m);
+    }
+  });
+
+  it("prints baton eval's metrics within 100 columns, a long agent name cut", () => {
+    const metrics = JSON.parse(readFileSync(join(dirs.rule, 'metrics.json'), 'utf8')) as Parameters<typeof metricsTable>[0];
+    const text = metricsTable({ ...metrics, agent: `openai:${'a-very-long-model-name-'.repeat(6)}` });
+    const lines = text.split('\n');
+    expect(lines.every((l) => l.length <= 100)).toBe(true);
+    expect(lines[0]).toMatch(/^openai:a-very.*….* on billing$/);
+    expect(text).toMatch(/hand-off recall\s+\d+\.\d% \[/);
+  });
+
+  it('splits a table too wide into blocks that repeat the key columns, cutting only what cannot fit', () => {
+    const header = ['name', ...Array.from({ length: 12 }, (_, i) => `column ${i} heading`)];
+    const row = (n: string) => [n, ...Array.from({ length: 12 }, (_, i) => `${n}:${i}:value-xx`)];
+    const text = textTable([header, row('alpha'), row('beta')], { maxWidth: 100 });
+    const lines = text.split('\n');
+    expect(lines.every((l) => l.length <= 100)).toBe(true);
+    for (const cell of [...header.slice(1), ...row('alpha').slice(1), ...row('beta').slice(1)]) expect(text).toContain(cell);
+    const blocks = text.split('\n\n');
+    expect(blocks.length).toBeGreaterThan(1);
+    for (const block of blocks)
+      expect(block.split('\n').map((l) => l.split(/\s{2,}/)[0])).toEqual(['name', expect.stringMatching(/^-+$/), 'alpha', 'beta']);
+    // A table that fits is one block, as before.
+    expect(
+      textTable(
+        [
+          ['a', 'b'],
+          ['1', '2'],
+        ],
+        { maxWidth: 100 },
+      ),
+    ).toBe('a  b\n-  -\n1  2');
+    expect(clipText('abcdefghij', 5)).toBe('ab…ij');
+    expect(wrapText('one two three four', 9, '  ')).toBe('one two\n  three\n  four');
   });
 });

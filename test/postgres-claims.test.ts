@@ -1,12 +1,12 @@
-import { describe, expect, inject, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { QueueId, StaffId } from '../src/core/index.js';
 import { PostgresStore } from '../src/store/postgres-store.js';
 import { gatewayFor, TEST_AGENT } from '../src/testing/gateway-fixture.js';
-import { startThrowawayPostgres } from '../src/testing/throwaway-postgres.js';
+import { testPostgres } from './support/postgres.js';
 
 describe('queue claims on PostgreSQL', () => {
   it('a conversation held for a moment by an ordinary write is still claimed, not reported as an empty queue', async () => {
-    const server = await startThrowawayPostgres({ env: { BATON_PG_URL: inject('pgUrl') } });
+    const server = await testPostgres();
     const store = await PostgresStore.open({ url: await server.createDatabase() });
     try {
       const gateway = gatewayFor(store);

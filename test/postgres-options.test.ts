@@ -1,11 +1,11 @@
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openStore } from '../src/store/open-store.js';
 import type { PostgresStore } from '../src/store/postgres-store.js';
-import { startThrowawayPostgres } from '../src/testing/throwaway-postgres.js';
+import { testPostgres } from './support/postgres.js';
 
 describe('PostgreSQL connection options', () => {
   it('sizes the pool and cancels a statement that runs past its timeout', async () => {
-    const server = await startThrowawayPostgres({ env: { BATON_PG_URL: inject('pgUrl') } });
+    const server = await testPostgres();
     const url = await server.createDatabase();
     const store = (await openStore({ kind: 'postgres', url, poolSize: 3, statementTimeoutMs: 200 })) as PostgresStore;
     try {

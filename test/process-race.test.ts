@@ -11,16 +11,16 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { StoreConfig } from '../src/store/open-store.js';
 import { runProcessRace } from '../src/testing/process-race.js';
-import { startThrowawayPostgres } from '../src/testing/throwaway-postgres.js';
+import { testPostgres } from './support/postgres.js';
 
 const SCHEDULES = 1_000;
 
 async function storeConfig(kind: 'sqlite' | 'postgres'): Promise<StoreConfig> {
   if (kind === 'sqlite') return { kind, path: join(mkdtempSync(join(tmpdir(), 'baton-process-race-')), 'race.sqlite') };
-  const server = await startThrowawayPostgres({ env: { BATON_PG_URL: inject('pgUrl') } });
+  const server = await testPostgres();
   return { kind, url: await server.createDatabase(), poolSize: 8 };
 }
 

@@ -11,15 +11,15 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConversationId, Review, StaffId, StoredEvent } from '../src/core/index.js';
 import { chooseVerdict, taskFromLog } from '../src/lab/production/task-from-log.js';
 import { readTaskSet, taskSetChecksum } from '../src/lab/production/task-set.js';
 import type { EpisodeRecord } from '../src/lab/records.js';
 import { openStore } from '../src/store/open-store.js';
-import { startThrowawayPostgres } from '../src/testing/throwaway-postgres.js';
 import { json } from './support/http-json.js';
 import { startTestRuntime, type TestRuntime } from './support/runtime-server.js';
+import { testPostgres } from './support/postgres.js';
 
 const BIN = join(import.meta.dirname, '..', 'bin', 'baton.js');
 const baton = (args: string[], cwd: string) =>
@@ -458,7 +458,7 @@ describe('POST /v1/conversations/:id/lab-task', () => {
 
 describe('baton tasks from-conversation on PostgreSQL', () => {
   it('reads the conversation from a postgres:// store, as from a SQLite file', async () => {
-    const server = await startThrowawayPostgres({ env: { BATON_PG_URL: inject('pgUrl') } });
+    const server = await testPostgres();
     const url = await server.createDatabase();
     const pg = await startTestRuntime('postgres', { store: await openStore({ kind: 'postgres', url }) });
     try {

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ConversationId, StaffId } from '../src/core/index.js';
 import { RoutingQueueSchema } from '../src/core/router/index.js';
 import { openStore, routingStoreFor, type StoreConfig } from '../src/store/open-store.js';
@@ -17,7 +17,7 @@ import type { RoutingFact } from '../src/store/routing-store.js';
 import { PostgresStore } from '../src/store/postgres-store.js';
 import type { SqliteStore } from '../src/store/sqlite-store.js';
 import { gatewayFor } from '../src/testing/gateway-fixture.js';
-import { startThrowawayPostgres } from '../src/testing/throwaway-postgres.js';
+import { testPostgres } from './support/postgres.js';
 
 const CONVERSATIONS = 2_000;
 const PROCESSES = 4;
@@ -53,7 +53,7 @@ async function storeConfig(kind: 'sqlite' | 'postgres'): Promise<{ config: Store
       cleanup: () => rmSync(dir, { recursive: true, force: true }),
     };
   }
-  const server = await startThrowawayPostgres({ env: { BATON_PG_URL: inject('pgUrl') } });
+  const server = await testPostgres();
   return { config: { kind: 'postgres', url: await server.createDatabase(), poolSize: 4 }, cleanup: () => {} };
 }
 

@@ -10,11 +10,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { StoredEvent } from '../src/core/index.js';
 import type { BillingDb } from '../src/domains/billing/billing-db.js';
 import { loadDomain } from '../src/domains/load-domain.js';
-import { startThrowawayPostgres } from '../src/testing/throwaway-postgres.js';
+import { testPostgres } from './support/postgres.js';
 
 const BIN = join(import.meta.dirname, '..', 'bin', 'baton.js');
 const children: ChildProcess[] = [];
@@ -63,12 +63,7 @@ describe.each(['sqlite', 'postgres'] as const)('the worked example of 001 throug
     const storeArgs =
       kind === 'sqlite'
         ? ['--db', join(mkdtempSync(join(tmpdir(), 'baton-example-')), 'baton.sqlite')]
-        : [
-            '--store',
-            'postgres',
-            '--pg-url',
-            await (await startThrowawayPostgres({ env: { BATON_PG_URL: inject('pgUrl') } })).createDatabase(),
-          ];
+        : ['--store', 'postgres', '--pg-url', await (await testPostgres()).createDatabase()];
     const password = 'a long enough password 42';
     const added = await run(
       ['staff', 'add', '--email', 'ana@example.test', '--role', 'agent', '--skills', 'billing,refunds', '--password-stdin', ...storeArgs],

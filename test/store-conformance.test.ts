@@ -1,10 +1,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inject } from 'vitest';
 import { openStore } from '../src/store/open-store.js';
-import { startThrowawayPostgres } from '../src/testing/throwaway-postgres.js';
 import { describeStoreConformance } from './support/store-conformance.js';
+import { testPostgres } from './support/postgres.js';
 
 describeStoreConformance('memory', async () => ({ store: await openStore({ kind: 'memory' }) }), { persistent: false });
 
@@ -20,7 +19,7 @@ describeStoreConformance(
 describeStoreConformance(
   'postgres',
   async () => {
-    const server = await startThrowawayPostgres({ env: { BATON_PG_URL: inject('pgUrl') } });
+    const server = await testPostgres();
     const url = await server.createDatabase();
     return { store: await openStore({ kind: 'postgres', url }), reopen: () => openStore({ kind: 'postgres', url }) };
   },

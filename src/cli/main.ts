@@ -393,8 +393,12 @@ program
   .option('--baseline <name>', 'the system the others are compared with (default: the first run)')
   .option(tau2DirOption, tau2DirHelp)
   .option('--allow-mixed', 'put runs of different domains or task sets in one table (refused otherwise)')
+  .option('--details', 'print every column of the tables in full (pass^k, worst style, every digit), however wide')
   .action(
-    async (runDirs: string[], opts: { out: string; baseline?: string; tau2Dir?: string; allowMixed?: boolean; training?: string }) => {
+    async (
+      runDirs: string[],
+      opts: { out: string; baseline?: string; tau2Dir?: string; allowMixed?: boolean; training?: string; details?: boolean },
+    ) => {
       if (opts.training !== undefined) {
         if (runDirs.length > 0) throw new InvalidArgumentError('--training draws one training run: give no run folders with it');
         const { runTrainingReportCommand } = await import('./training-report-command.js');
@@ -407,6 +411,7 @@ program
         runDirs,
         out: opts.out,
         ...(opts.allowMixed ? { allowMixed: true } : {}),
+        ...(opts.details ? { details: true } : {}),
         ...(opts.baseline !== undefined ? { baseline: opts.baseline } : {}),
         ...(opts.tau2Dir ? { tau2Dir: opts.tau2Dir } : {}),
       });

@@ -12,6 +12,8 @@ import {
   loadRuns,
   partialText,
   renderReport,
+  TERMINAL_WIDTH,
+  wrapText,
   type Comparison,
 } from '../lab/report/index.js';
 
@@ -22,6 +24,8 @@ export interface ReportCommandOptions {
   tau2Dir?: string;
   /** Put runs of different domains or task sets in one table. */
   allowMixed?: boolean;
+  /** Print every column in full, as wide as it takes (default: the short form, within 100 columns). */
+  details?: boolean;
   /** Where the table and the path go (default: stdout). */
   write?: (text: string) => void;
 }
@@ -37,9 +41,11 @@ export async function runReportCommand(options: ReportCommandOptions): Promise<{
   const path = resolve(options.out);
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, html);
+  const text = options.details ? { details: true } : {};
   const kinds = kindText(
     kindRows(runs),
     runs.map((r) => r.system),
+    text,
   );
   const warnings = runs.flatMap((r) => {
     const partial = partialText(r);
@@ -49,7 +55,9 @@ export async function runReportCommand(options: ReportCommandOptions): Promise<{
       ...(infra ? [`${r.system}: ${infra.failed} of ${infra.of} episodes infrastructure-failed, left out`] : []),
     ];
   });
-  const header = warnings.map((w) => `WARNING ${w}\n`).join('');
-  write(`${header}${comparisonText(comparison)}\n\nHand-offs by task kind:\n${kinds}\n\nReport: ${path}\n`);
+  const header = warnings.map((w) => `${wrapText(`WARNING ${w}`, TERMINAL_WIDTH, '  ')}\n`).join('');
+  write(
+    `${header}${comparisonText(comparison, text)}\n\nHand-offs by task kind (share handed off, handed off/episodes):\n${kinds}\n\nReport: ${path}\n`,
+  );
   return { path, comparison };
 }

@@ -75,10 +75,18 @@ export function domainAgentConfig(
   };
 }
 
-/** The context-packet builder for a domain: it knows how the domain verifies customers. */
+/**
+ * The context-packet builder for a domain: it knows how the domain verifies customers, and which
+ * of its tools read and which write (the domain says; a name is only a guess: billing's
+ * `send_verification_code` reads, its `verify_customer` writes).
+ */
 export function domainPacketBuilder(domain: Domain): (input: ContextPacketInput) => ReturnType<typeof buildContextPacket> {
+  const readTools = domain.tools.filter((t) => t.kind === 'read').map((t) => t.name);
+  const writeTools = domain.tools.filter((t) => t.kind === 'write').map((t) => t.name);
   return (input) =>
     buildContextPacket({
+      readTools,
+      writeTools,
       ...input,
       authentication: { ...domain.authentication, identityTools: [...(domain.authentication.identityTools ?? [])] },
     });

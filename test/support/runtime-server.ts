@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inject } from 'vitest';
 import type { Clock, ConversationId, Policy, StaffRole } from '../../src/core/index.js';
 import { ServeConfigSchema, type ServeConfig } from '../../src/cli/serve-config.js';
 import { composeServeRuntime, type ServeRuntime } from '../../src/cli/serve-runtime.js';
@@ -12,7 +11,7 @@ import { addStaff } from '../../src/server/auth/staff-accounts.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { scriptedPolicy } from '../../src/testing/scripted-policy.js';
-import { startThrowawayPostgres } from '../../src/testing/throwaway-postgres.js';
+import { testPostgres } from './postgres.js';
 
 export type TestStoreKind = 'sqlite' | 'postgres' | 'memory';
 
@@ -28,7 +27,7 @@ export async function openTestStore(kind: TestStoreKind): Promise<{ store: Store
     const store = await openStore({ kind: 'sqlite', path });
     return { store, cleanup: () => rmSync(dir, { recursive: true, force: true }), reopen: () => openStore({ kind: 'sqlite', path }) };
   }
-  const server = await startThrowawayPostgres({ env: { BATON_PG_URL: inject('pgUrl') } });
+  const server = await testPostgres();
   const url = await server.createDatabase();
   const store = await openStore({ kind: 'postgres', url });
   return { store, cleanup: () => {}, reopen: () => openStore({ kind: 'postgres', url }) };

@@ -15,6 +15,7 @@ import {
   type QueueRunSpec,
 } from './queue-database.js';
 import type { EpisodeTiming, Planned } from './run-eval.js';
+import { parseEpisodeRecord } from '../record-schema.js';
 
 export interface QueueRunInput {
   /** The queue's database, opened by the caller (before it writes anything: a bad queue changes no folder). */
@@ -74,7 +75,11 @@ export async function runOnQueue(input: QueueRunInput): Promise<void> {
       );
       for (const row of rows) {
         pending.delete(row.key);
-        input.finish(JSON.parse(row.record) as EpisodeRecord, { wall_ms: row.wall_ms, worker: row.worker, attempt: row.attempt });
+        input.finish(parseEpisodeRecord(JSON.parse(row.record), `lab_episodes row ${row.key}`), {
+          wall_ms: row.wall_ms,
+          worker: row.worker,
+          attempt: row.attempt,
+        });
       }
     };
     // Committed before this command (an earlier one died waiting): taken as they are.

@@ -39,6 +39,7 @@ import type { QueueDatabase } from './queue-database.js';
 import { productionVariant, type ProductionTask } from '../production/production-task.js';
 import { withProductionTasks, writeRunTasks } from '../production/run-tasks.js';
 import { readTaskSet, taskSetChecksum as productionChecksum, TaskSetError } from '../production/task-set.js';
+import { parseEpisodeRecord, parseRunFile, RecordFormatError } from '../record-schema.js';
 
 export interface ModelEndpoint {
   baseURL: string;
@@ -199,14 +200,20 @@ const ledgerIdentity = (run: ReturnType<typeof describe>) =>
 function readLines(path: string): EpisodeRecord[] {
   if (!existsSync(path)) return [];
   const records: EpisodeRecord[] = [];
-  for (const line of readFileSync(path, 'utf8').split('\n')) {
-    if (line.trim() === '') continue;
-    try {
-      records.push(JSON.parse(line) as EpisodeRecord);
-    } catch {
-      // A line cut short when the run was killed: that episode runs again.
-    }
-  }
+  readFileSync(path, 'utf8')
+    .split('\n')
+    .forEach((line, i) => {
+      if (line.trim() === '') return;
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch {
+        // A line cut short when the run was killed: that episode runs again.
+        return;
+      }
+      // A whole record of another version or shape is not silently run again: it is refused, saying why.
+      records.push(parseEpisodeRecord(value, `${path}:${i + 1}`));
+    });
   return records;
 }
 
@@ -311,8 +318,28 @@ async function runPlanned(
   const runDir = resolve(config.out);
   const runFile = join(runDir, 'run.json');
   // A folder holds one run: resuming needs the same configuration, code, data and task set.
-  let previousRun = existsSync(runFile) ? (JSON.parse(readFileSync(runFile, 'utf8')) as Record<string, unknown>) : null;
-  let differences = previousRun ? runDifferences(previousRun, identity) : [];
+  let previousRun: Record<string, unknown> | null = null;
+  let unreadable: string | null = null;
+  if (existsSync(runFile)) {
+    try {
+      const text = readFileSync(runFile, 'utf8');
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch (error) {
+        throw new RecordFormatError(`${runFile}: not JSON (${(error as Error).message}).`, { cause: error });
+      }
+      previousRun = parseRunFile(value, runFile);
+    } catch (error) {
+      if (!(error instanceof RecordFormatError)) throw error;
+      // A run.json of another version or shape is no run to continue: baton lab starts afresh, eval refuses.
+      unreadable = (error as Error).message;
+      if (config.replaceDifferentRun !== true) {
+        throw new EvalConfigError(`${unreadable} Use another --out, or remove the folder to start again.`);
+      }
+    }
+  }
+  let differences = unreadable ? [unreadable] : previousRun ? runDifferences(previousRun, identity) : [];
   const replaced = config.replaceDifferentRun === true && differences.length > 0 ? differences : null;
   if (replaced) {
     // The folder's run is of something else: it goes, and this run starts in its place.

@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { computeRunMetrics, type RunMetricsWithInfrastructure } from '../metrics/index.js';
-import { withInterval } from '../report/table.js';
+import { clipText, TERMINAL_WIDTH, withInterval } from '../report/table.js';
 import type { EvalConfig, EvalResult } from './run-eval.js';
 
 /**
@@ -47,5 +47,7 @@ export function metricsTable(metrics: RunMetricsWithInfrastructure): string {
     ...Object.entries(m.by_style).map(([style, e]): [string, string] => [`success, ${style}`, withInterval(e)]),
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
-  return [`${metrics.agent ?? '?'} on ${metrics.domain}`, ...rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`)].join('\n');
+  // Within the terminal's 100 columns: a long agent name (a model's, say) is cut in the middle.
+  const title = clipText(`${metrics.agent ?? '?'} on ${metrics.domain}`, TERMINAL_WIDTH);
+  return [title, ...rows.map(([k, v]) => clipText(`  ${k.padEnd(width)}  ${v}`, TERMINAL_WIDTH))].join('\n');
 }

@@ -9,3 +9,4 @@ export * from './compute.js';
 export * from '../../analysis/domain-rules.js';
 export * from '../../analysis/episode-analysis.js';
 export * from './infrastructure.js';
+export * from './metric-catalog.js';

@@ -4,12 +4,34 @@
  * to open it: styles and the viewer's script are inline, and the episodes are embedded once as
  * JSON. Every piece of text from a run is escaped (it holds customer data).
  */
-import { infrastructureFailure, type EpisodeAnalysis } from '../metrics/index.js';
-import type { EpisodeRecord } from '../records.js';
 import { basename } from 'node:path';
+import { USER_STOP_MARKERS } from '../../domains/trajectory.js';
+import {
+  infrastructureFailure,
+  isRefusal,
+  metricCatalog,
+  PAIRED_DIFFERENCE_DEFINITION,
+  passKDefinition,
+  type CitationEvent,
+  type EpisodeAnalysis,
+  type MetricEntry,
+  type MetricReading,
+} from '../metrics/index.js';
+import type { EpisodeRecord } from '../records.js';
+import { FAILURE_CODES, type FailureReason } from './failure-reasons.js';
 import { loadRuns, partialText, taskSetOf, type LoadedRun, type LoadOptions } from './load.js';
 import { reportPlots } from './plots.js';
-import { compareRuns, kindCells, kindRows, rowCells, TABLE_HEADERS, type Comparison } from './table.js';
+import {
+  bestSystem,
+  compareRuns,
+  differenceText,
+  kindCells,
+  kindRows,
+  rowCells,
+  TABLE_HEADERS,
+  withInterval,
+  type Comparison,
+} from './table.js';
 import { VIEWER_SCRIPT } from './viewer-script.js';
 
 export interface ReportOptions extends LoadOptions {
@@ -34,8 +56,39 @@ export function scriptJson(value: unknown): string {
     .replace(/\u2029/g, '\\u2029');
 }
 
+/** A customer message's text without the simulator's stop marker, and the marker (null: none). */
+export function splitStopMarker(text: string | null): { text: string | null; marker: string | null } {
+  if (text === null) return { text, marker: null };
+  const marker = USER_STOP_MARKERS.find((m) => text.includes(m)) ?? null;
+  if (marker === null) return { text, marker };
+  const rest = text.split(marker).join('').trim();
+  return { text: rest === '' ? null : rest, marker };
+}
+
+/**
+ * The message a citation event's tag belongs on: the hand-off's own message for a hand-off; for a
+ * refusal, the agent message of the turn whose text declines (else the turn's last with text).
+ */
+export function citationAnchor(record: Pick<EpisodeRecord, 'messages' | 'evaluation'>, event: CitationEvent): number {
+  const handoff = record.evaluation.handoff.message;
+  if (event.kind === 'handoff' && handoff !== null && handoff >= event.from && handoff <= event.to) return handoff;
+  let last: number | null = null;
+  for (let i = event.from; i <= event.to; i += 1) {
+    const m = record.messages[i];
+    if (m?.role !== 'assistant' || !m.content) continue;
+    if (event.kind === 'refusal' && isRefusal(m.content)) return i;
+    last = i;
+  }
+  return last ?? event.to;
+}
+
 /** One episode as the viewer needs it (short keys: the file holds every episode of every run). */
-export function viewerEpisode(systemIndex: number, record: EpisodeRecord, analysis: EpisodeAnalysis) {
+export function viewerEpisode(
+  systemIndex: number,
+  record: EpisodeRecord,
+  analysis: EpisodeAnalysis,
+  reasons: readonly FailureReason[] = [],
+) {
   const inf = infrastructureFailure(record);
   return {
     ...(inf ? { inf } : {}),
@@ -51,15 +104,19 @@ export function viewerEpisode(systemIndex: number, record: EpisodeRecord, analys
     cls: analysis.handoff_class,
     target: analysis.target,
     term: record.termination,
+    f: reasons.map((r) => [r.code, r.text] as const),
     h: record.evaluation.handoff.transferred ? record.evaluation.handoff.message : null,
     p: record.packet,
     v: analysis.violations.map((v) => [v.message, v.rule, v.tool] as const),
-    c: analysis.citations.map((c) => [c.from, c.to, c.terms, c.cited, c.kind] as const),
-    m: record.messages.map((m) =>
-      m.role === 'tool'
-        ? { r: 'tool', c: m.content, e: m.error, ...(m.executed === false ? { x: false } : {}) }
-        : { r: m.role, c: m.content, ...(m.toolCalls.length > 0 ? { t: m.toolCalls.map((t) => ({ n: t.name, a: t.arguments })) } : {}) },
-    ),
+    c: analysis.citations.map((c) => [citationAnchor(record, c), c.terms, c.cited, c.kind] as const),
+    m: record.messages.map((m) => {
+      if (m.role === 'tool') return { r: 'tool', c: m.content, e: m.error, ...(m.executed === false ? { x: false } : {}) };
+      const calls = m.toolCalls.length > 0 ? { t: m.toolCalls.map((t) => ({ n: t.name, a: t.arguments })) } : {};
+      if (m.role === 'assistant') return { r: m.role, c: m.content, ...calls };
+      // The simulator's stop marker is not the customer's words: shown apart, as the end it is.
+      const { text, marker } = splitStopMarker(m.content);
+      return { r: m.role, c: text, ...(marker ? { end: marker } : {}), ...calls };
+    }),
   };
 }
 
@@ -72,7 +129,14 @@ h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 18px; margin: 32px 0 8p
 table.comparison { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; }
 table.comparison th, table.comparison td { border-bottom: 1px solid var(--line); padding: 6px 8px; text-align: left; vertical-align: top; }
 table.comparison th { background: var(--soft); font-weight: 600; }
-table.comparison tr.baseline td { background: #fbf8e9; }
+table.comparison tr.best th, table.comparison tr.best td { background: #e6f4ea; }
+table.comparison td.best { background: #e6f4ea; font-weight: 600; }
+.best-mark { color: #1b5e20; }
+.tag.best-tag { background: #1b5e20; color: #fff; }
+.term { position: relative; cursor: help; border-bottom: 1px dotted var(--muted); }
+.term .def { display: none; position: absolute; z-index: 20; left: 0; top: calc(100% + 4px); width: 340px; padding: 6px 8px; border-radius: 4px; background: #263238; color: #fff; font-size: 12.5px; font-weight: 400; line-height: 1.4; text-align: left; white-space: normal; }
+.term:hover .def, .term:focus .def { display: block; }
+table.metrics th[scope="row"] { width: 210px; }
 table.kinds td.off { background: #fde7e7; }
 .plots { display: grid; grid-template-columns: 1fr; gap: 16px; }
 figure.plot { margin: 0; border: 1px solid var(--line); border-radius: 6px; padding: 12px; }
@@ -98,23 +162,99 @@ details.episode summary { cursor: pointer; display: flex; gap: 8px; flex-wrap: w
 .badge { display: inline-block; font-size: 11.5px; margin-top: 4px; padding: 1px 6px; border-radius: 4px; }
 .badge.viol { background: #fde7e7; color: #b71c1c; } .badge.cite-yes { background: #e8f5e9; color: #1b5e20; } .badge.cite-no { background: #fff3e0; color: #8d4a00; }
 mark.cited { background: #fff59d; }
-aside.packet { flex: 0 0 380px; border: 2px solid #1565c0; border-radius: 6px; padding: 6px 8px; background: #f3f8fe; }
-aside.packet pre { margin: 4px 0 0; font-size: 11.5px; white-space: pre-wrap; overflow-wrap: anywhere; max-height: 420px; overflow: auto; }
+aside.packet { flex: 0 0 400px; border: 2px solid #1565c0; border-radius: 6px; padding: 6px 8px; background: #f3f8fe; font-size: 12.5px; max-height: 560px; overflow: auto; }
+aside.packet dl { margin: 4px 0; } aside.packet dt { font-weight: 600; color: var(--muted); font-size: 11.5px; margin-top: 4px; } aside.packet dd { margin: 0; }
+aside.packet h4 { margin: 8px 0 2px; font-size: 12.5px; } aside.packet ul { margin: 2px 0; padding-left: 18px; } aside.packet li { overflow-wrap: anywhere; }
+aside.packet table { border-collapse: collapse; width: 100%; } aside.packet td, aside.packet th { border-bottom: 1px solid var(--line); padding: 1px 4px; text-align: left; overflow-wrap: anywhere; }
+.pbadge { font-size: 11px; border-radius: 4px; padding: 0 5px; } .pbadge.ok { background: #e3f4e4; color: #1b5e20; } .pbadge.warn { background: #fff3e0; color: #8d4a00; }
+q.evidence { display: block; color: var(--muted); }
+.reasons { margin: 6px 0; padding: 6px 10px; border-left: 4px solid #c62828; background: #fdf1f1; } .reasons ul { margin: 2px 0; padding-left: 18px; }
+.why { color: #b71c1c; font-size: 12.5px; }
+.msg.sim .bubble { background: transparent; border: 1px dashed var(--line); color: var(--muted); font-style: italic; }
+a.permalink { color: var(--muted); text-decoration: none; padding-top: 12px; } a.permalink:hover { color: var(--fg); }
+.episode-item { display: flex; gap: 6px; align-items: flex-start; } .episode-item details.episode { flex: 1 1 auto; min-width: 0; }
+details.episode.linked { outline: 3px solid #ffb300; }
 button { font: inherit; }
 .warnings { border: 2px solid #c62828; background: #fde7e7; border-radius: 6px; padding: 4px 12px; margin: 8px 0; }
 .warnings p { margin: 4px 0; font-weight: 600; } b.warn { color: #b71c1c; }
 `;
 
-function tableHtml(comparison: Comparison): string {
-  const head = `<tr>${TABLE_HEADERS.map((h) => `<th scope="col">${escapeHtml(h)}</th>`).join('')}</tr>`;
+/** A name with its definition, shown on hover and on keyboard focus. */
+function termHtml(label: string, definition: string | undefined, id: string): string {
+  if (!definition) return escapeHtml(label);
+  const defId = escapeHtml(`def-${id}`);
+  return `<span class="term" tabindex="0" aria-describedby="${defId}">${escapeHtml(label)}<span class="def" role="tooltip" id="${defId}">${escapeHtml(definition)}</span></span>`;
+}
+
+function tableHtml(comparison: Comparison, catalog: readonly MetricEntry[]): string {
+  const definitionOf = (path: string) => catalog.find((e) => e.path === path)?.definition;
+  const definitions = [
+    undefined,
+    definitionOf('success'),
+    passKDefinition('k'),
+    PAIRED_DIFFERENCE_DEFINITION,
+    definitionOf('handoff.f1'),
+    definitionOf('handoff.over_escalation'),
+    'Episodes labelled should transfer (positives) and should not (negatives).',
+    definitionOf('worst_style'),
+  ];
+  const best = bestSystem(comparison);
+  const head = `<tr>${TABLE_HEADERS.map((h, i) => `<th scope="col">${termHtml(h, definitions[i], `column-${i}`)}</th>`).join('')}</tr>`;
   const rows = comparison.rows
     .map((row) => {
       const cells = rowCells(row, comparison.baseline);
-      const cls = row.system === comparison.baseline ? ' class="baseline"' : '';
-      return `<tr${cls} data-system="${escapeHtml(row.system)}">${cells.map((c, i) => (i === 0 ? `<th scope="row">${escapeHtml(c)}</th>` : `<td>${escapeHtml(c)}</td>`)).join('')}</tr>`;
+      const classes = [row.system === best ? 'best' : '', row.system === comparison.baseline ? 'baseline' : ''].filter(Boolean);
+      const cls = classes.length > 0 ? ` class="${classes.join(' ')}"` : '';
+      const mark = row.system === best ? ' <span class="tag best-tag">★ best</span>' : '';
+      return `<tr${cls} data-system="${escapeHtml(row.system)}">${cells.map((c, i) => (i === 0 ? `<th scope="row">${escapeHtml(c)}${mark}</th>` : `<td>${escapeHtml(c)}</td>`)).join('')}</tr>`;
     })
     .join('\n');
   return `<table class="comparison" id="comparison"><thead>${head}</thead><tbody>\n${rows}\n</tbody></table>`;
+}
+
+/** A catalogue reading as the metrics table shows it. */
+function readingText(reading: MetricReading | null): string {
+  if (!reading) return '–';
+  switch (reading.type) {
+    case 'rate':
+      return reading.figure.value === null ? `– (n=${reading.figure.n})` : `${withInterval(reading.figure)} (n=${reading.figure.n})`;
+    case 'turns':
+      return reading.value === null ? '–' : `${reading.value} turns (${reading.measured} timed)`;
+    case 'difference':
+      return `${reading.label}: ${differenceText(reading.difference)}`;
+    case 'counts':
+      return reading.text;
+  }
+}
+
+/** The systems whose figure is the best of these readings, when they differ (none otherwise). */
+function bestOf(entry: MetricEntry, readings: readonly (MetricReading | null)[]): Set<number> {
+  if (entry.better === null || readings.length < 2) return new Set();
+  const values = readings.map((r) => (r?.type === 'rate' ? r.figure.value : null));
+  const defined = values.filter((v): v is number => v !== null);
+  if (defined.length < 2 || defined.every((v) => v === defined[0])) return new Set();
+  const top = entry.better === 'higher' ? Math.max(...defined) : Math.min(...defined);
+  return new Set(values.flatMap((v, i) => (v === top ? [i] : [])));
+}
+
+/** Every figure of every run's metrics.json, with its interval and `n`, its definition on hover, and the best marked. */
+function metricsHtml(runs: readonly LoadedRun[], catalog: readonly MetricEntry[]): string {
+  const head = `<tr><th scope="col">metric</th>${runs.map((r) => `<th scope="col">${escapeHtml(r.system)}</th>`).join('')}</tr>`;
+  const body = catalog
+    .map((entry) => {
+      const readings = runs.map((r) => entry.read(r.metrics.metrics));
+      const best = bestOf(entry, readings);
+      const cells = readings
+        .map((reading, i) =>
+          best.has(i)
+            ? `<td class="best">${escapeHtml(readingText(reading))} <span class="best-mark" title="best of these systems">★</span></td>`
+            : `<td>${escapeHtml(readingText(reading))}</td>`,
+        )
+        .join('');
+      return `<tr data-metric="${escapeHtml(entry.path)}"><th scope="row">${termHtml(entry.label, entry.definition, entry.path)}</th>${cells}</tr>`;
+    })
+    .join('\n');
+  return `<table class="comparison metrics" id="metrics"><thead>${head}</thead><tbody>\n${body}\n</tbody></table>`;
 }
 
 /** Hand-off rate per task kind and system; a cell is marked when its kind's expectation is not met by most episodes. */
@@ -188,10 +328,15 @@ function runsHtml(runs: readonly LoadedRun[]): string {
 /** The report for runs already loaded. */
 export function renderReport(runs: readonly LoadedRun[], options: Pick<ReportOptions, 'baseline' | 'title'> = {}): string {
   const comparison = compareRuns(runs, options.baseline);
+  const catalog = metricCatalog(runs.map((r) => r.metrics));
+  const best = bestSystem(comparison);
   const plots = reportPlots(runs);
   const data = {
     systems: runs.map((r) => r.system),
-    episodes: runs.flatMap((r, i) => r.records.map((record, j) => viewerEpisode(i, record, r.analyses[j] as EpisodeAnalysis))),
+    reasons: FAILURE_CODES,
+    episodes: runs.flatMap((r, i) =>
+      r.records.map((record, j) => viewerEpisode(i, record, r.analyses[j] as EpisodeAnalysis, r.reasons[j] ?? [])),
+    ),
   };
   const notes = runs[0]?.metrics.notes ?? [];
   const title = options.title ?? `Baton lab report: ${runs.map((r) => r.system).join(' vs ')}`;
@@ -206,13 +351,17 @@ export function renderReport(runs: readonly LoadedRun[], options: Pick<ReportOpt
 <body>
 <header>
 <h1>${escapeHtml(title)}</h1>
-<div class="sub">Baseline: ${escapeHtml(comparison.baseline)}. Intervals: 95% percentile bootstrap over tasks; Δ is the paired difference in success on the tasks both systems ran.</div>
+<div class="sub">Baseline: ${escapeHtml(comparison.baseline)}.${best ? ` <span id="best-system">★ Best: <b>${escapeHtml(best)}</b> (highest success; ties broken by hand-off F1, then over-escalation).</span>` : ''} Intervals: 95% percentile bootstrap over tasks; Δ is the paired difference in success on the tasks both systems ran.</div>
 </header>
+<main>
 <section id="table-section">
 <h2>Comparison</h2>
 ${warningsHtml(runs)}
-${tableHtml(comparison)}
+${tableHtml(comparison, catalog)}
 ${runsHtml(runs)}
+<h3>Every metric</h3>
+<p class="sub">Each figure of metrics.json with its 95% interval and n (what its ratio is over). Hover or focus a name for its definition; ★ marks the best value where systems differ.</p>
+${metricsHtml(runs, catalog)}
 <h3>Hand-offs by task kind</h3>
 <p class="sub">Share of episodes handed off, with its interval and count. On kinds that call for a hand-off this is recall; on kinds that do not, over-escalation. Cells shaded red went the wrong way more often than not.</p>
 ${kindHtml(runs)}
@@ -221,8 +370,21 @@ ${kindHtml(runs)}
 <section id="plots-section">
 <h2>Plots</h2>
 <div class="plots">
-${plots.map((p) => `<figure class="plot" id="${p.id}"><h3>${escapeHtml(p.title)}</h3>${p.svg}<figcaption class="caption">${escapeHtml(p.caption)}</figcaption></figure>`).join('\n')}
+${plots
+  .filter((p) => p.svg !== null)
+  .map(
+    (p) =>
+      `<figure class="plot" id="${p.id}"><h3>${escapeHtml(p.title)}</h3>${p.svg}<figcaption class="caption">${escapeHtml(p.caption)}</figcaption></figure>`,
+  )
+  .join('\n')}
 </div>
+${plots
+  .filter((p) => p.svg === null)
+  .map(
+    (p) =>
+      `<p class="sub omitted" data-plot="${p.id}">${escapeHtml(p.title)}: not drawn, ${escapeHtml(p.omitted ?? 'nothing to draw')}.</p>`,
+  )
+  .join('\n')}
 </section>
 <section id="viewer-section">
 <h2>Dialogues</h2>
@@ -232,13 +394,16 @@ ${plots.map((p) => `<figure class="plot" id="${p.id}"><h3>${escapeHtml(p.title)}
 <label>label<select id="f-label"><option value="">all</option><option value="should">should transfer</option><option value="should-not">should not transfer</option></select></label>
 <label>outcome<select id="f-outcome"><option value="">all</option><option value="success">success</option><option value="failure">failure</option><option value="unscored">unscored</option></select></label>
 <label>hand-off<select id="f-handoff"><option value="">all</option><option value="tp">TP (handed off, due)</option><option value="fn">FN (missed)</option><option value="fp">FP (over-escalated)</option><option value="tn">TN (kept, correctly)</option></select></label>
+<label>failure reason<select id="f-reason"><option value="">all</option><option value="any">any failure</option></select></label>
 <label>key contains<input id="f-text" type="search" placeholder="billing_003"></label>
+<label>sort by<select id="sort"><option value="failures">failures first</option><option value="reason">failure reason</option><option value="violations">most violations</option><option value="key">task key</option><option value="recorded">as recorded</option></select></label>
 </div>
 <div id="episode-count"></div>
 <div id="episode-list"></div>
 <button id="show-more" type="button" hidden>Show more</button>
-<p class="sub">Hand-offs are outlined in blue with the packet beside them; violations are marked at their message; policy terms cited in refusals and hand-offs are highlighted.</p>
+<p class="sub" id="viewer-note">Hand-offs are outlined in blue with the packet beside them, as the staff console shows it; violations are marked at their message; policy terms cited in refusals and hand-offs are highlighted at the message that says them. Each episode's ¶ links to it (the address's fragment opens it).</p>
 </section>
+</main>
 <script type="application/json" id="episodes">${scriptJson(data)}</script>
 <script>${VIEWER_SCRIPT}</script>
 </body>

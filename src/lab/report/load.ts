@@ -18,6 +18,8 @@ import {
   type RunMetricsWithInfrastructure,
 } from '../metrics/index.js';
 import type { EpisodeRecord } from '../records.js';
+import { parseEpisodeRecord, parseRunFile } from '../record-schema.js';
+import { failureReasons, type FailureReason } from './failure-reasons.js';
 
 export interface LoadedRun {
   /** The run folder (absolute). */
@@ -31,6 +33,8 @@ export interface LoadedRun {
   records: EpisodeRecord[];
   /** In the records' order. */
   analyses: EpisodeAnalysis[];
+  /** Why each episode is not a success (empty for a success), in the records' order. */
+  reasons: FailureReason[][];
   /** Successes over scored episodes per task: the unit of the paired comparison. */
   successByTask: Map<string, Ratio>;
   /** The episodes the run planned (`run.json`'s `planned_episodes`), or null when an older run did not say. */
@@ -66,11 +70,13 @@ function readRecords(file: string): EpisodeRecord[] {
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line, i) => {
+      let value: unknown;
       try {
-        return JSON.parse(line) as EpisodeRecord;
+        value = JSON.parse(line);
       } catch (error) {
         throw new Error(`${file}:${i + 1}: not a JSON record (${(error as Error).message})`, { cause: error });
       }
+      return parseEpisodeRecord(value, `${file}:${i + 1}`);
     });
 }
 
@@ -82,8 +88,8 @@ export async function loadRun(runDir: string, options: LoadOptions = {}): Promis
   if (!existsSync(runFile) || !existsSync(trajectories)) {
     throw new Error(`${dir} is not a run folder: it needs run.json and trajectories.jsonl (write one with baton eval --out).`);
   }
-  const run = JSON.parse(readFileSync(runFile, 'utf8')) as Record<string, unknown>;
-  const config = (run['config'] ?? {}) as { domain?: string; agent?: string; seed?: number };
+  const run = parseRunFile(JSON.parse(readFileSync(runFile, 'utf8')), runFile);
+  const config = run.config;
   const records = readRecords(trajectories);
   const domainName = config.domain ?? records[0]?.domain;
   if (!domainName) throw new Error(`${dir}: run.json names no domain and there are no records`);
@@ -98,6 +104,11 @@ export async function loadRun(runDir: string, options: LoadOptions = {}): Promis
   const byKey = new Map(analyseRecords(records, domain).map((a) => [a.key, a]));
   const analyses = records.map((r) => byKey.get(r.key) as EpisodeAnalysis);
   const failures = infrastructureFailures(records);
+  const gold = new Map(domain.tasks.map((t) => [t.id, t.actions]));
+  // The run-level infrastructure failure (an endpoint that never answered) is the record's too.
+  const reasons = records.map((r, i) =>
+    failureReasons({ ...r, ...(failures[i] ? { infrastructure_failure: failures[i] } : {}) }, gold.get(r.task_id) ?? null),
+  );
   return {
     dir,
     agent: config.agent ?? records[0]?.agent ?? basename(dir),
@@ -106,6 +117,7 @@ export async function loadRun(runDir: string, options: LoadOptions = {}): Promis
     metrics,
     records,
     analyses,
+    reasons,
     // The paired comparison is over agent results: infrastructure-failed episodes measured nothing.
     successByTask: successByTask(analyses.filter((_, i) => failures[i] === null)),
     planned: typeof run['planned_episodes'] === 'number' ? run['planned_episodes'] : null,

@@ -73,6 +73,24 @@ export function compareRuns(runs: readonly LoadedRun[], baselineName?: string): 
   return { baseline: baseline.system, rows };
 }
 
+/**
+ * The best system of a comparison of several: the highest success, ties broken by the higher
+ * hand-off F1, then the lower over-escalation. Null with one system, or when no figure tells the
+ * leaders apart (a tie all the way is no best).
+ */
+export function bestSystem(comparison: Comparison): string | null {
+  if (comparison.rows.length < 2) return null;
+  const score = (r: ComparisonRow): [number, number, number] => [r.success.value ?? -1, r.f1.value ?? -1, -(r.over_escalation.value ?? 2)];
+  const ranked = [...comparison.rows].sort((a, b) => {
+    const [x, y] = [score(a), score(b)];
+    return y[0] - x[0] || y[1] - x[1] || y[2] - x[2];
+  });
+  const [first, second] = ranked;
+  if (!first || first.success.value === null) return null;
+  const same = second !== undefined && score(first).every((v, i) => v === score(second)[i]);
+  return same ? null : first.system;
+}
+
 export const pct = (x: number | null | undefined): string => (x === null || x === undefined ? '–' : `${(100 * x).toFixed(1)}%`);
 const signedPct = (x: number | null | undefined): string =>
   x === null || x === undefined ? '–' : `${x > 0 ? '+' : x < 0 ? '−' : '±'}${(100 * Math.abs(x)).toFixed(1)}`;
@@ -121,21 +139,164 @@ export function rowCells(row: ComparisonRow, baseline: string): string[] {
   ];
 }
 
-/** Rows of cells as aligned plain text, the first row a header underlined with dashes. */
-export function textTable(lines: readonly (readonly string[])[]): string {
-  const header = lines[0] ?? [];
-  const widths = header.map((_, i) => Math.max(...lines.map((l) => (l[i] ?? '').length)));
-  const fmt = (cells: readonly string[]) =>
-    cells
-      .map((c, i) => c.padEnd(widths[i] ?? 0))
-      .join('  ')
-      .trimEnd();
-  return [fmt(header), widths.map((w) => '-'.repeat(w)).join('  '), ...lines.slice(1).map(fmt)].join('\n');
+/** How wide the terminal tables are by default: they fit 100 columns, whatever the names and figures. */
+export const TERMINAL_WIDTH = 100;
+
+/** `text` cut to `chars` characters with an ellipsis in the middle (both ends of a name tell runs apart). */
+export function clipText(text: string, chars: number): string {
+  if (text.length <= chars) return text;
+  if (chars <= 1) return '…'.slice(0, chars);
+  const keep = chars - 1;
+  return `${text.slice(0, Math.ceil(keep / 2))}…${text.slice(text.length - Math.floor(keep / 2))}`;
 }
 
-/** The table as plain text for a terminal. */
-export function comparisonText(comparison: Comparison): string {
-  return textTable([TABLE_HEADERS.slice(), ...comparison.rows.map((r) => rowCells(r, comparison.baseline))]);
+/** Text wrapped at spaces to lines of at most `width` (a word longer than that is cut). */
+export function wrapText(text: string, width: number, indent = ''): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    const w = clipText(word, width - indent.length);
+    if (line === '') line = w;
+    else if (line.length + 1 + w.length <= width - (lines.length > 0 ? indent.length : 0)) line += ` ${w}`;
+    else {
+      lines.push(line);
+      line = w;
+    }
+  }
+  lines.push(line);
+  return lines.map((l, i) => (i > 0 ? indent + l : l)).join('\n');
+}
+
+export interface TextTableOptions {
+  /** The widest a line may be (default: no limit). */
+  maxWidth?: number;
+  /** Leading columns that name a row (repeated in every block when the table is split; default 1). */
+  keyColumns?: number;
+  /** The key columns are cut, to make room, to no less than this in all (default 20); past that, the others split into blocks. */
+  minKeyWidth?: number;
+}
+
+const GAP = 2;
+
+function renderBlock(lines: readonly (readonly string[])[], columns: readonly number[], widths: readonly number[]): string {
+  const fmt = (cells: readonly string[]) =>
+    columns
+      .map((c, i) => clipText(cells[c] ?? '', widths[i] ?? 0).padEnd(widths[i] ?? 0))
+      .join(' '.repeat(GAP))
+      .trimEnd();
+  const [header = [], ...rows] = lines;
+  return [fmt(header), widths.map((w) => '-'.repeat(w)).join(' '.repeat(GAP)), ...rows.map(fmt)].join('\n');
+}
+
+/**
+ * Rows of cells as aligned plain text, the first row a header underlined with dashes. Within
+ * `maxWidth`, a table too wide is split into blocks of columns, one under the other, each
+ * repeating the key columns; key cells are cut (ellipsis in the middle) to leave room, and so is
+ * any cell that alone would not fit.
+ */
+export function textTable(lines: readonly (readonly string[])[], options: TextTableOptions = {}): string {
+  const maxWidth = options.maxWidth ?? Number.POSITIVE_INFINITY;
+  const count = Math.max(0, ...lines.map((l) => l.length));
+  const natural = Array.from({ length: count }, (_, i) => Math.max(...lines.map((l) => (l[i] ?? '').length)));
+  const all = natural.map((_, i) => i);
+  const total = natural.reduce((a, b) => a + b, 0) + GAP * Math.max(0, count - 1);
+  if (total <= maxWidth) return renderBlock(lines, all, natural);
+
+  const keys = Math.min(options.keyColumns ?? 1, count);
+  const rest = all.slice(keys);
+  // Key columns take what the other columns leave, cut to no less than minKeyWidth (then the others split into blocks).
+  const keyNatural = natural.slice(0, keys).reduce((a, b) => a + b, 0) + GAP * Math.max(0, keys - 1);
+  const restTotal = rest.reduce((a, c) => a + (natural[c] ?? 0) + GAP, 0);
+  const minKey = Math.min(options.minKeyWidth ?? 20, Math.floor(maxWidth / 2));
+  const keyBudget = Math.max(Math.min(keyNatural, minKey), maxWidth - restTotal);
+  const keyWidths = natural.slice(0, keys);
+  let over = keyWidths.reduce((a, b) => a + b, 0) + GAP * Math.max(0, keys - 1) - keyBudget;
+  for (let i = 0; over > 0 && i < keys; i += 1) {
+    const cut = Math.min(over, (keyWidths[i] ?? 0) - 4);
+    if (cut <= 0) continue;
+    keyWidths[i] = (keyWidths[i] ?? 0) - cut;
+    over -= cut;
+  }
+  const keyWidth = keyWidths.reduce((a, b) => a + b, 0) + GAP * keys;
+  const room = Math.max(4, maxWidth - keyWidth);
+  const blocks: number[][] = [];
+  let current: number[] = [];
+  let used = 0;
+  for (const c of rest) {
+    const w = Math.min(natural[c] ?? 0, room);
+    if (current.length > 0 && used + GAP + w > room) {
+      blocks.push(current);
+      current = [];
+      used = 0;
+    }
+    used += (current.length > 0 ? GAP : 0) + w;
+    current.push(c);
+  }
+  if (current.length > 0 || blocks.length === 0) blocks.push(current);
+  return blocks
+    .map((block) => {
+      const columns = [...all.slice(0, keys), ...block];
+      const widths = [...keyWidths, ...block.map((c) => Math.min(natural[c] ?? 0, room))];
+      return renderBlock(lines, columns, widths);
+    })
+    .join('\n\n');
+}
+
+/** A rate in the terminal's short form: `98.0 [94, 100]` (percent; the interval in whole points). */
+export function shortRate(e: Pick<Estimate, 'value' | 'ci'> | null | undefined): string {
+  if (!e || e.value === null) return '–';
+  const point = (100 * e.value).toFixed(1);
+  return e.ci ? `${point} [${Math.round(100 * e.ci[0])}, ${Math.round(100 * e.ci[1])}]` : point;
+}
+
+const signedShort = (x: number, digits: number): string => `${x > 0 ? '+' : x < 0 ? '−' : '±'}${(100 * Math.abs(x)).toFixed(digits)}`;
+
+/** A paired difference in the terminal's short form: `+70.0 [+52, +86]`. */
+export function shortDifference(d: PairedDifference | null): string {
+  if (!d || d.value === null) return '–';
+  return `${signedShort(d.value, 1)}${d.ci ? ` [${signedShort(d.ci[0], 0)}, ${signedShort(d.ci[1], 0)}]` : ''}`;
+}
+
+/** The terminal table's columns by default: the figures a comparison is read by (the rest with `details`). */
+export const SHORT_HEADERS = ['system', 'success %', 'Δ pts', 'hand-off F1 %', 'over-esc. %', 'pos/neg'] as const;
+
+/** A row's cells in the terminal's short form (the baseline is named under the table). */
+export function shortRowCells(row: ComparisonRow): string[] {
+  return [
+    row.system,
+    shortRate(row.success),
+    shortDifference(row.difference),
+    shortRate(row.f1),
+    shortRate(row.over_escalation),
+    `${row.positives}/${row.negatives}`,
+  ];
+}
+
+export interface TextOptions {
+  /** Every column in full (pass^k, worst style, intervals to a tenth), as wide as it takes. */
+  details?: boolean;
+  /** The widest a line may be without `details` (default `TERMINAL_WIDTH`). */
+  width?: number;
+}
+
+/**
+ * The table as plain text for a terminal: the short form within 100 columns (intervals in whole
+ * points, percent), or with `details` every column in full.
+ */
+export function comparisonText(comparison: Comparison, options: TextOptions = {}): string {
+  const best = bestSystem(comparison);
+  const note = best ? `best: ${best} (highest success; ties by F1, then over-escalation)` : null;
+  if (options.details) {
+    return textTable([TABLE_HEADERS.slice(), ...comparison.rows.map((r) => rowCells(r, comparison.baseline))]) + (note ? `\n${note}` : '');
+  }
+  const width = options.width ?? TERMINAL_WIDTH;
+  const table = textTable([SHORT_HEADERS.slice(), ...comparison.rows.map((r) => shortRowCells(r))], { maxWidth: width });
+  const legend = [
+    `baseline: ${comparison.baseline}; Δ pts: success minus the baseline's on the tasks both ran.`,
+    ...(note ? [note] : []),
+    'Intervals: 95% bootstrap over tasks, in whole points. --details: pass^k, worst style, every digit.',
+  ];
+  return [table, ...legend.map((l) => wrapText(l, width, '  '))].join('\n');
 }
 
 /** One task kind across systems: how often each handed off, and whether it should have. */
@@ -182,7 +343,20 @@ export function kindCells(rows: readonly KindRow[], systems: readonly string[]):
   ];
 }
 
-/** The per-kind table as plain text. */
-export function kindText(rows: readonly KindRow[], systems: readonly string[]): string {
-  return textTable(kindCells(rows, systems));
+/** The per-kind table as plain text: within 100 columns (`handed off %` and counts per system), or in full with `details`. */
+export function kindText(rows: readonly KindRow[], systems: readonly string[], options: TextOptions = {}): string {
+  if (options.details) return textTable(kindCells(rows, systems));
+  const lines = [
+    ['task kind', 'expected', ...systems.map((s) => clipText(s, 24))],
+    ...rows.map((row) => [
+      row.kind,
+      row.expected,
+      ...systems.map((system) => {
+        const cell = row.bySystem.find((c) => c.system === system);
+        return cell && cell.rate.value !== null ? `${Math.round(100 * cell.rate.value)}% ${cell.transferred}/${cell.episodes}` : '–';
+      }),
+    ]),
+  ];
+  // Kinds are read by name: the systems' columns split into blocks before a kind is cut.
+  return textTable(lines, { maxWidth: options.width ?? TERMINAL_WIDTH, keyColumns: 2, minKeyWidth: 40 });
 }

@@ -1,14 +1,14 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, inject, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MemoryStore } from '../../store/memory-store.js';
 import { PostgresStore } from '../../store/postgres-store.js';
 import { SqliteStore } from '../../store/sqlite-store.js';
-import { startThrowawayPostgres } from '../../testing/throwaway-postgres.js';
 import { jobQueueFor } from './job-queue-for.js';
 import { PostgresJobQueue } from './postgres-job-queue.js';
 import { SqliteJobQueue } from './sqlite-job-queue.js';
+import { testPostgres } from '../../../test/support/postgres.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -24,7 +24,7 @@ function sqliteStore(): SqliteStore {
 }
 
 async function postgresStore(): Promise<PostgresStore> {
-  const server = await startThrowawayPostgres({ env: { BATON_PG_URL: inject('pgUrl') } });
+  const server = await testPostgres();
   const store = await PostgresStore.open({ url: await server.createDatabase(), poolSize: 4 });
   await store.pool.query('CREATE TABLE fired (key TEXT NOT NULL, at BIGINT NOT NULL)');
   cleanups.push(() => store.close());
@@ -207,7 +207,7 @@ describe('the job queue on PostgreSQL, in the store’s transactions', () => {
   });
 
   it('refuses to open on a database the store has not migrated, saying what to do', async () => {
-    const server = await startThrowawayPostgres({ env: { BATON_PG_URL: inject('pgUrl') } });
+    const server = await testPostgres();
     await expect(PostgresJobQueue.open({ url: await server.createDatabase() })).rejects.toThrow(/open the PostgresStore on it first/);
   });
 });

@@ -1,14 +1,14 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, inject, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { countByKey, openHarness, type Harness, type QueueTuning, type Where } from '../../../test/support/job-harness.js';
-import { startThrowawayPostgres } from '../../testing/throwaway-postgres.js';
 import { exponentialBackoffMs, type JobEvent } from './job-queue.js';
+import { testPostgres } from '../../../test/support/postgres.js';
 
 async function newDatabase(kind: Where['kind']): Promise<Where> {
   if (kind === 'sqlite') return { kind, path: join(mkdtempSync(join(tmpdir(), 'baton-jobs-')), 'baton.sqlite') };
-  const server = await startThrowawayPostgres({ env: { BATON_PG_URL: inject('pgUrl') } });
+  const server = await testPostgres();
   return { kind, url: await server.createDatabase() };
 }
 

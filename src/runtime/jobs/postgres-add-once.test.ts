@@ -1,8 +1,8 @@
-import { afterEach, describe, expect, inject, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PostgresStore } from '../../store/postgres-store.js';
-import { startThrowawayPostgres } from '../../testing/throwaway-postgres.js';
 import type { Job } from './job-queue.js';
 import { PostgresJobQueue } from './postgres-job-queue.js';
+import { testPostgres } from '../../../test/support/postgres.js';
 
 const closing: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -10,7 +10,7 @@ afterEach(async () => {
 });
 
 async function fresh(): Promise<string> {
-  const server = await startThrowawayPostgres({ env: { BATON_PG_URL: inject('pgUrl') } });
+  const server = await testPostgres();
   return server.createDatabase();
 }
 
