@@ -79,6 +79,8 @@ export function classifierSignals(
     safety: found.some((s) => s.kind === 'safety'),
     person: found.some((s) => s.kind === 'human_request' || s.kind === 'human_declined'),
     topic: found.some((s) => s.kind === 'policy_topic'),
+    // Someone else's death, read as a bereavement: its words are not read again as danger to the customer.
+    bereaved: found.some((s) => s.kind === 'policy_topic' && s.topic === 'bereavement'),
   };
   const { thresholds } = model.data;
   const name = classifierName(model);
@@ -93,7 +95,7 @@ export function classifierSignals(
       const w = anchorWord(model, scores.features, head);
       return w !== undefined && inScope(norm, w.start, w.start + w.word.length, head, c);
     };
-    if (!lexicon.safety && !fired.safety && p.safety >= thresholds.safety && ok('safety')) {
+    if (!lexicon.safety && !lexicon.bereaved && !fired.safety && p.safety >= thresholds.safety && ok('safety')) {
       const topic = SAFETY_TOPIC_HEADS.reduce((a, b) => (p[b] > p[a] ? b : a));
       // The lexicon's guards on medical figures of speech ("dying to know") and history hold here too.
       if (!(topic === 'medical' && (MEDICAL_HYPERBOLE.test(norm) || MEDICAL_HISTORY.test(norm)))) {

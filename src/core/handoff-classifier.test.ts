@@ -44,7 +44,7 @@ describe('the shipped model', () => {
     expect(model.weights.size).toBe(p.features);
     expect(p.features).toBeLessThanOrEqual(20_000);
     expect(p.script).toBe('scripts/train-decider-model.ts');
-    expect(p.corpora).toEqual(['data/decider/blind-dev.jsonl', 'data/decider/own-dev.jsonl']);
+    expect(p.corpora).toEqual(['data/decider/blind-dev.jsonl', 'data/decider/own-dev.jsonl', 'data/decider/hand-dev.jsonl']);
     expect(p.corpora.some((c) => /holdout/.test(c))).toBe(false);
     const cv = JSON.parse(readFileSync(new URL('../../data/decider/classifier-cv.json', import.meta.url), 'utf8')) as {
       trainedAt: string;
