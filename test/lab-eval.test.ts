@@ -115,7 +115,7 @@ describe('baton lab (the default run)', () => {
     expect(existsSync(join(cwd, '.baton', 'test-ledger.jsonl'))).toBe(false);
     const report = readFileSync(join(cwd, 'runs', 'report.html'), 'utf8');
     expect(report).toContain('<svg');
-    expect(run.stdout).toMatch(/rule \(baseline\)/);
+    expect(run.stdout).toMatch(/^baseline: rule;/m);
     expect(run.stdout).toContain(`Report: ${join(cwd, 'runs', 'report.html')}`);
   }, 300_000);
 });

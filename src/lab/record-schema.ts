@@ -153,8 +153,9 @@ export function parseEpisodeRecord(value: unknown, where: string): EpisodeRecord
   if (problem) throw new RecordFormatError(`${where}: ${problem}.`);
   const parsed = EpisodeRecordSchema.safeParse(value);
   if (!parsed.success) throw new RecordFormatError(`${where}: not a valid episode record (${shapeProblem(parsed.error)}).`);
-  // The schema checks what the lab reads and lets an evaluation's and a packet's details through as written.
-  return parsed.data as unknown as EpisodeRecord;
+  // The schema checks what the lab reads; the record is returned as written (its keys in their
+  // order), so that a folder assembled from read records is byte-identical to one written directly.
+  return value as EpisodeRecord;
 }
 
 /** A parsed `run.json`, validated; `where` names it in the error. */
