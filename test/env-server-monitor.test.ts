@@ -278,8 +278,9 @@ describe('baton env serve (dist/) with its monitor', () => {
 
   it('refuses a bad monitor flag before it starts, saying which', async () => {
     for (const [flag, value, message] of [
-      ['--monitor-z', 'abc', /--monitor-\*: the trend z threshold must be positive/],
-      ['--monitor-trend-steps', '20,10', /shortest first/],
+      ['--monitor-z', 'abc', /--monitor-\*: the change test's z threshold must be positive/],
+      ['--monitor-climb-steps', '1', /the longest climb must be a whole number of steps, at least 4/],
+      ['--monitor-history-steps', '20', /the history must hold the baseline and the longest climb/],
       ['--monitor-min-rise', '2', /minimum rise must be a share/],
     ] as const) {
       const bad = spawn(process.execPath, [bin, 'env', 'serve', '--domain', 'billing', '--port', '0', flag, value], {

@@ -14,7 +14,7 @@ import { endpoint, parseStyles } from './eval-command.js';
 import { rewardOptionsFrom } from './reward-options.js';
 import { parseStage } from '../rewards/hierarchy/index.js';
 import type { SupervisorName } from '../lab/hierarchy/supervisors.js';
-import { monitorFileSink, MONITOR_FILE, TrainingMonitor } from '../lab/monitor/index.js';
+import { DETECTOR_DEFAULTS, monitorFileSink, MONITOR_FILE, TrainingMonitor, type DetectorConfig } from '../lab/monitor/index.js';
 import { join, resolve } from 'node:path';
 import type { ScriptedL1Name } from '../lab/env/review-wire.js';
 
@@ -62,10 +62,12 @@ export interface EnvServeOptions {
   monitor?: boolean;
   monitorDir?: string;
   monitorWindow?: number;
-  /** Comma-separated windows, shortest first. */
-  monitorTrendSteps?: string;
   monitorZ?: number;
   monitorMinRise?: number;
+  /** The longest climb tested, in steps. */
+  monitorClimbSteps?: number;
+  /** The steps the change test sees (at least the baseline and the longest climb). */
+  monitorHistorySteps?: number;
 }
 
 /** The default monitor folder: runs/monitor/<domain>-<tasks>-<split>-<UTC time>. */
@@ -74,10 +76,16 @@ export function defaultMonitorDir(opts: Pick<EnvServeOptions, 'domain' | 'tasks'
   return join('runs', 'monitor', `${opts.domain}-${opts.tasks}-${opts.split}-${stamp}`);
 }
 
-/** `--monitor-trend-steps 10,20`: the windows, and the noise measured over at least 50 steps (or the longest window). */
-function trendWindows(list: string): { trendSteps: number[]; noiseSteps: number } {
-  const trendSteps = list.split(',').map((w) => Number(w.trim()));
-  return { trendSteps, noiseSteps: Math.max(50, ...trendSteps.filter(Number.isFinite)) };
+/**
+ * `--monitor-climb-steps N` and `--monitor-history-steps N`: without the second, the history is the
+ * default's, or the baseline and the longest climb when they need more.
+ */
+function changeWindows(opts: EnvServeOptions): Partial<DetectorConfig> {
+  const maxClimbSteps = opts.monitorClimbSteps ?? DETECTOR_DEFAULTS.maxClimbSteps;
+  const historySteps =
+    opts.monitorHistorySteps ??
+    Math.max(DETECTOR_DEFAULTS.historySteps, DETECTOR_DEFAULTS.minBaselineSteps + (Number.isFinite(maxClimbSteps) ? maxClimbSteps : 0));
+  return { maxClimbSteps, historySteps };
 }
 
 /** The training monitor `baton env serve` runs (unless --no-monitor), writing to its folder and logging its alerts. */
@@ -90,7 +98,7 @@ function trainingMonitor(opts: EnvServeOptions, reward: string): { monitor: Trai
       config: {
         ...(opts.monitorWindow !== undefined ? { windowEpisodes: opts.monitorWindow } : {}),
         detector: {
-          ...(opts.monitorTrendSteps !== undefined ? trendWindows(opts.monitorTrendSteps) : {}),
+          ...changeWindows(opts),
           ...(opts.monitorZ !== undefined ? { z: opts.monitorZ } : {}),
           ...(opts.monitorMinRise !== undefined ? { minRise: opts.monitorMinRise } : {}),
         },

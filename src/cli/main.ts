@@ -4,6 +4,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { DOMAIN_NAMES, type DomainName } from '../domains/domain.js';
 import { AGENT_NAMES } from '../lab/agents/names.js';
 import { DEFAULT_TASK_SET } from '../lab/production/defaults.js';
+import { DETECTOR_DEFAULTS } from '../lab/monitor/loophole-detector.js';
 import type { AuditCommandOptions } from './audit-command.js';
 import type { EnvServeOptions } from './env-command.js';
 import type { EvalCommandOptions } from './eval-command.js';
@@ -563,9 +564,24 @@ program
   .option('--no-monitor', 'no training monitor (no /monitor, /metrics, nor its file)')
   .option('--monitor-dir <dir>', "the training monitor's folder (default runs/monitor/<domain>-<tasks>-<split>-<UTC time>)")
   .option('--monitor-window <n>', 'episodes per training step until the trainer declares its steps (POST /monitor/step)', positive, 64)
-  .option('--monitor-trend-steps <list>', "the loophole detector's sliding windows, in steps, shortest first", '10,20')
-  .option('--monitor-z <z>', 'the z a trend must reach to count (one-sided)', Number, 4)
-  .option('--monitor-min-rise <share>', 'the smallest climb over the window that counts, as a share (0.05: five points)', Number, 0.05)
+  .option('--monitor-z <z>', "the z the loophole detector's change-point test must reach (one-sided)", Number, DETECTOR_DEFAULTS.z)
+  .option(
+    '--monitor-min-rise <share>',
+    'the smallest climb since the change that counts, as a share (0.04: four points)',
+    Number,
+    DETECTOR_DEFAULTS.minRise,
+  )
+  .option(
+    '--monitor-climb-steps <n>',
+    'the longest climb tested: candidate change steps are among the last N steps',
+    Number,
+    DETECTOR_DEFAULTS.maxClimbSteps,
+  )
+  .option(
+    '--monitor-history-steps <n>',
+    'the steps the change test sees: baseline, climb and noise (default 50, or more for a longer climb)',
+    Number,
+  )
   .addHelpText(
     'after',
     `

@@ -1,6 +1,6 @@
 /**
  * The training monitor's routes on the environment server (docs/training-monitor.md):
- * `GET /monitor` (JSON: every closed step's figures, the step filling, the alerts, the latest trend
+ * `GET /monitor` (JSON: every closed step's figures, the step filling, the alerts, the latest change-point
  * findings), `POST /monitor/step` (the trainer says which step begins) and `GET /metrics`
  * (Prometheus text from prom-client: the last closed step's figures, episode counters, alerts).
  * They have the environment server's callers: the trainer, on the address the server was bound to
@@ -85,7 +85,7 @@ export function registerMonitorRoutes(
   });
   gauge(
     'baton_training_trend_z',
-    "The latest trend test's z, by watched rate and series (rate, difference from success)",
+    "The latest change-point test's z (the GLR's, at its best change step), by watched rate and series (rate, difference from success)",
     ['metric', 'series'],
     (g) => {
       const findings = monitor.snapshot().findings;

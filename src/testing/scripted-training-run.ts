@@ -93,6 +93,8 @@ export interface ScriptedRunOptions {
   jitter?: number;
   /** An unnecessary hand-off fails its task (default true). */
   overEscalationFails?: boolean;
+  /** Steps to play (default the curve's; a curve stays at its last rates after its end). */
+  steps?: number;
 }
 
 /** One standard normal draw (Box–Muller). */
@@ -154,10 +156,12 @@ function drawStep(step: number, options: ScriptedRunOptions, random: Random): Mo
   return episodes;
 }
 
-/** A scripted run: for each step 1 … `curve.steps`, its episodes. */
+/** A scripted run: for each step 1 … `steps` (the curve's by default), its episodes. */
 export function* scriptedTrainingRun(options: ScriptedRunOptions): Generator<{ step: number; episodes: MonitoredEpisode[] }> {
   if (!Number.isInteger(options.episodesPerStep) || options.episodesPerStep < 1)
     throw new Error(`episodesPerStep must be a positive whole number (got ${options.episodesPerStep})`);
+  const steps = options.steps ?? options.curve.steps;
+  if (!Number.isInteger(steps) || steps < 1) throw new Error(`steps must be a positive whole number (got ${steps})`);
   const random = seededRandom(options.seed);
-  for (let step = 1; step <= options.curve.steps; step++) yield { step, episodes: drawStep(step, options, random) };
+  for (let step = 1; step <= steps; step++) yield { step, episodes: drawStep(step, options, random) };
 }

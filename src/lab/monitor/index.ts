@@ -3,9 +3,9 @@
  * episodes a trainer played on the environment server, the loophole detector over them, and the
  * file a report is drawn from.
  */
+export * from './change-point.js';
 export * from './loophole-detector.js';
 export * from './monitor-file.js';
 export * from './monitored-episode.js';
 export * from './step-figures.js';
 export * from './training-monitor.js';
-export * from './trend.js';

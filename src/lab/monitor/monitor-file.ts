@@ -76,9 +76,12 @@ export const MonitorAlertSchema = z.object({
 const ConfigSchema = z.object({
   windowEpisodes: z.number().int().positive(),
   detector: z.object({
-    trendSteps: z.array(z.number().int()).readonly(),
     z: z.number(),
     minRise: z.number(),
+    maxClimbSteps: z.number().int(),
+    minClimbSteps: z.number().int(),
+    minBaselineSteps: z.number().int(),
+    historySteps: z.number().int(),
     noiseSteps: z.number().int(),
   }),
 });

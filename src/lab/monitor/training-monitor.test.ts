@@ -81,9 +81,13 @@ describe("the trainer's steps", () => {
 
   it('says what is wrong with a bad configuration', () => {
     expect(() => new TrainingMonitor({ config: { windowEpisodes: 0 } })).toThrow(/positive whole number of episodes/);
-    expect(() => new TrainingMonitor({ config: { detector: { trendSteps: [20, 10] } } })).toThrow(/shortest first/);
+    expect(() => new TrainingMonitor({ config: { detector: { maxClimbSteps: 1 } } })).toThrow(
+      /the longest climb must be a whole number of steps, at least 4/,
+    );
     expect(() => new TrainingMonitor({ config: { detector: { z: Number.NaN } } })).toThrow(/z threshold/);
-    expect(() => new TrainingMonitor({ config: { detector: { trendSteps: [10, 80] } } })).toThrow(/at least the longest trend window/);
+    expect(() => new TrainingMonitor({ config: { detector: { maxClimbSteps: 60 } } })).toThrow(
+      /must hold the baseline and the longest climb/,
+    );
   });
 });
 
@@ -92,14 +96,15 @@ describe('alerts and the file', () => {
     const dir = mkdtempSync(join(tmpdir(), 'baton-monitor-'));
     const logged: string[] = [];
     const monitor = new TrainingMonitor({
-      // The short window alone, so that the flat steps after the climb (51–60) fill it and the alert stops holding.
-      config: { windowEpisodes: 2048, detector: { trendSteps: [10] } },
+      config: { windowEpisodes: 2048 },
       sink: monitorFileSink(dir),
       log: (l) => logged.push(l),
       about: { domain: 'scripted', curve: LOOPHOLE_CURVE.name },
       now: () => new Date('2026-12-01T12:00:00Z'),
     });
-    for (const { episodes } of scriptedTrainingRun({ curve: LOOPHOLE_CURVE, seed: 3, episodesPerStep: 2048 })) monitor.record(episodes);
+    // 120 steps: the climb ends at step 50, and once the test's history (50 steps) holds only the new level, the alert stops holding.
+    for (const { episodes } of scriptedTrainingRun({ curve: LOOPHOLE_CURVE, seed: 3, episodesPerStep: 2048, steps: 120 }))
+      monitor.record(episodes);
     const alerts = monitor.alerts.filter((a) => a.metric === 'over_escalation');
     expect(alerts.length).toBeGreaterThanOrEqual(1);
     const first = alerts[0] as NonNullable<(typeof alerts)[0]>;
@@ -116,7 +121,7 @@ describe('alerts and the file', () => {
     expect(run.about).toEqual({ domain: 'scripted', curve: 'loophole' });
     expect(run.config).toEqual(monitor.config);
     expect(run.started).toBe('2026-12-01T12:00:00.000Z');
-    expect(readMonitorRun(join(dir, MONITOR_FILE)).steps).toHaveLength(60);
+    expect(readMonitorRun(join(dir, MONITOR_FILE)).steps).toHaveLength(120);
   });
 
   it('reads back only a well-formed file, naming the line that is not', () => {
@@ -131,7 +136,7 @@ describe('alerts and the file', () => {
     const good = readFileSync(path, 'utf8');
     expect(readMonitorRun(dir).steps).toHaveLength(1);
     writeFileSync(path, `${good}{"type":"step.closed","at":"x","source":"episodes","figures":{"step":-1}}\n`);
-    expect(() => readMonitorRun(dir)).toThrow(/monitor\.jsonl:3: not a monitor line of version 1/);
+    expect(() => readMonitorRun(dir)).toThrow(/monitor\.jsonl:3: not a monitor line of version 2/);
     writeFileSync(path, `${good}not json\n`);
     expect(() => readMonitorRun(dir)).toThrow(/:3: not JSON/);
     writeFileSync(path, '');

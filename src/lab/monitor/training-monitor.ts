@@ -1,7 +1,7 @@
 /**
  * The training monitor of the environment server: it groups finished episodes into training
  * steps, pools each closed step's figures (`step-figures.ts`), runs the loophole detector after
- * every step (`loophole-detector.ts`) and keeps the alerts it raises, each with the window of steps
+ * every step (`loophole-detector.ts`, a change-point test) and keeps the alerts it raises, each with the window of steps
  * and the numbers. Everything it learns goes to `sink` (the run's `monitor.jsonl`) and `log`.
  *
  * How a step is known (docs/training-monitor.md):
@@ -28,7 +28,7 @@ import type { MonitoredEpisode } from './monitored-episode.js';
 import { stepFigures, type StepFigures } from './step-figures.js';
 
 /** The version of everything the monitor writes and serves. */
-export const MONITOR_VERSION = 1;
+export const MONITOR_VERSION = 2;
 
 export interface TrainingMonitorConfig {
   /** Episodes per step while the trainer has not declared its steps. */
@@ -117,13 +117,14 @@ const RATE_LABELS: Record<WatchedRate | 'success', string> = {
 const pct = (v: number | null) => (v === null ? 'n/a' : `${(v * 100).toFixed(1)}%`);
 const signed = (v: number, digits: number) => `${v >= 0 ? '+' : ''}${v.toFixed(digits)}`;
 
-/** The alert's sentence: the window, the watched rate's and success's numbers, and the test's. */
+/** The alert's sentence: the climb's steps, the watched rate's and success's numbers, and the test's. */
 export function alertMessage(f: TrendFinding): string {
   return (
     `${RATE_LABELS[f.metric]} climbed from ${pct(f.rate.first)} to ${pct(f.rate.last)} over steps ${f.from_step}–${f.to_step} ` +
-    `(fitted ${pct(f.rate.fitted_first)} → ${pct(f.rate.fitted_last)}, ${signed(f.rate.slope * 100, 2)} points/step, z ${f.rate.z.toFixed(1)}) ` +
+    `(change after step ${f.from_step}: baseline ${pct(f.rate.fitted_first)}, fitted ${pct(f.rate.fitted_last)} at step ${f.to_step}, ` +
+    `${signed(f.rate.slope * 100, 2)} points/step, z ${f.rate.z.toFixed(1)}) ` +
     `while success went from ${pct(f.success.first)} to ${pct(f.success.last)} (fitted ${pct(f.success.fitted_first)} → ${pct(f.success.fitted_last)}, ` +
-    `${signed(f.success.slope * 100, 2)} points/step): ${signed(f.difference.rise * 100, 1)} points more than success over the window (z ${f.difference.z.toFixed(1)})`
+    `${signed(f.success.slope * 100, 2)} points/step): ${signed(f.difference.rise * 100, 1)} points more than success since step ${f.from_step} (z ${f.difference.z.toFixed(1)})`
   );
 }
 

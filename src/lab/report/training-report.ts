@@ -62,7 +62,7 @@ export function renderTrainingReport(run: MonitorRun, title = 'Training run'): s
 <body>
 <h1>${escapeHtml(title)}</h1>
 <p class="sub">${about}${about ? ' · ' : ''}monitor started ${escapeHtml(run.started)} · ${run.steps.length} steps closed · file ${escapeHtml(run.path)}</p>
-<p class="sub">Steps: windows of ${run.config.windowEpisodes} finished episodes, or the trainer's own (POST /monitor/step). Alert: over the last ${d.trendSteps.join(' or ')} steps, the hand-off rate or over-escalation climbs (weighted trend, z ≥ ${d.z}, fitted rise ≥ ${pct(d.minRise)}) and climbs beyond success by as much (the same test on their difference), noise measured over the last ${d.noiseSteps} steps; a raised alert holds while the same shows at half those thresholds.</p>
+<p class="sub">Steps: windows of ${run.config.windowEpisodes} finished episodes, or the trainer's own (POST /monitor/step). Alert: a change-point test (GLR for a change of slope after a flat baseline of at least ${d.minBaselineSteps} steps, the change among the last ${d.maxClimbSteps} steps, all within the last ${d.historySteps}) finds the hand-off rate or over-escalation climbing (z ≥ ${d.z}, fitted rise ≥ ${pct(d.minRise)}) and climbing beyond success by as much (the same test on their difference) since the same step; a raised alert holds while the same shows at half those thresholds.</p>
 <h2>Alerts</h2>
 ${alertsHtml(run)}
 <h2>Curves</h2>
