@@ -17,6 +17,8 @@ export interface ServeOptions {
   agent: 'rule' | 'llm';
   /** The lab's runs folder the console lists. */
   runsDir?: string;
+  /** `--turn-lease-ms`: how long a turn lease lasts unless renewed (on PostgreSQL; default 30 s). */
+  turnLeaseMs?: number;
 }
 
 /** Describes where the store lives, for the start-up line. */
@@ -46,6 +48,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     extraHosts: isLoopback(bindHost) || bindHost === '0.0.0.0' || bindHost === '::' ? [] : [bindHost],
     metricsToken: process.env['BATON_METRICS_TOKEN'] || null,
     runsDir: options.runsDir ?? 'runs',
+    ...(options.turnLeaseMs ? { turnLeaseMs: options.turnLeaseMs } : {}),
     logger: { level: process.env['LOG_LEVEL'] ?? 'warn' },
     onTurnError: (conversationId, error) => log.error({ conversationId, err: error }, 'an agent turn failed'),
   }).catch(async (error: unknown) => {

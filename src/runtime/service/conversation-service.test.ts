@@ -304,6 +304,27 @@ describe('turns off the request path', () => {
   });
 });
 
+describe('a retried message whose first post never got its answer', () => {
+  it('is answered by the retry (a process died after storing it, before its turn ran), once, and a retry of an answered one adds nothing', async () => {
+    const { gateway, runner } = setup({
+      [TEST_AGENT]: scriptedPolicy([{ reply: 'We offer three plans.' }], { whenExhausted: 'repeat_last' }),
+    });
+    const c = await gateway.open();
+    // What a process killed between the store and the turn leaves: the message, no turn.
+    await gateway.receive(c.id, { text: 'which plans?', idempotencyKey: 'k1' });
+    const retried = await runner.receive(c.id, { text: 'which plans?', idempotencyKey: 'k1' });
+    expect(retried.ok && retried.duplicate).toBe(true);
+    expect(retried.ok && (await retried.turn)).toEqual({ type: 'reply', delivered: true, text: 'We offer three plans.' });
+    const again = await runner.receive(c.id, { text: 'which plans?', idempotencyKey: 'k1' });
+    expect(again.ok && (await again.turn)).toEqual({ type: 'nothing_pending' });
+    const read = (await gateway.read(c.id))!;
+    expect(read.messages.map((m) => [m.sender.type, m.text])).toEqual([
+      ['customer', 'which plans?'],
+      ['agent', 'We offer three plans.'],
+    ]);
+  });
+});
+
 describe('staff act on the version they saw', () => {
   it('refuses a reply, a hand-back or a close on a stale version with the conversation as it is, and changes nothing', async () => {
     const { gateway, runner } = setup({ [TEST_AGENT]: scriptedPolicy([]) });
