@@ -5,9 +5,13 @@
  * on the version before the enqueue, lost its compare-and-set to it. That claim used to fail and
  * the router then closed the request: the conversation stayed QUEUED with no offer ever again,
  * the customer waiting for nobody. The claim is now carried out on the current version.
+ *
+ * And an offer accepted by a process that died before its claim: the router's sweep (any
+ * process's) finishes the claim for the person once the accept is older than a grace period.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ConversationId, QueueId, StaffId } from '../src/core/index.js';
+import { ACCEPT_CLAIM_GRACE_MS } from '../src/runtime/router/runtime-router.js';
 import { handoffPolicy, startTestRuntime, type TestRuntime } from './support/runtime-server.js';
 
 describe('an offer accepted between the router placing a hand-off and the gateway queueing it', () => {
@@ -50,5 +54,39 @@ describe('an offer accepted between the router placing a hand-off and the gatewa
       'conversation.queued',
       'conversation.claimed',
     ]);
+  });
+});
+
+describe('an offer accepted by a process that died before claiming the conversation', () => {
+  let t: TestRuntime;
+  afterEach(async () => t?.close());
+
+  it("is claimed for the person by the router's sweep, past the grace period, once", async () => {
+    let offset = 0;
+    t = await startTestRuntime('sqlite', { policy: () => handoffPolicy(), clock: { now: () => Date.now() + offset } });
+    const person = await t.staff('agent', ['billing']);
+    const staff = person.id as StaffId;
+    const { router, service } = t.runtime;
+    await router.setPresence(staff, 'available');
+    const c = await t.open();
+    await service.handleCustomerMessage(c.id, { text: 'a person, please', idempotencyKey: 'k1' });
+    const [offer] = await router.offers(staff);
+    // The accept commits; the process dies before its claim.
+    const claim = service.claim;
+    service.claim = () => Promise.reject(new Error('the process was killed'));
+    await expect(router.accept(offer!.reservation, staff)).rejects.toThrow('killed');
+    service.claim = claim;
+    expect(await t.store.getConversation(c.id)).toMatchObject({ state: 'QUEUED' });
+
+    // Within the grace period the accept may still be finishing elsewhere: the sweep leaves it.
+    await router.sweep();
+    expect(await t.store.getConversation(c.id)).toMatchObject({ state: 'QUEUED' });
+    offset += ACCEPT_CLAIM_GRACE_MS + 1;
+    await router.sweep();
+    expect(await t.store.getConversation(c.id)).toMatchObject({ state: 'HUMAN_ACTIVE', owner: { type: 'human', id: staff } });
+    expect((await router.staffState(staff))?.used).toBe(1);
+    await router.sweep();
+    const types = (await t.store.listEvents(c.id)).map((e) => e.type);
+    expect(types.filter((type) => type === 'conversation.claimed')).toHaveLength(1);
   });
 });
