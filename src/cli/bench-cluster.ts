@@ -278,6 +278,7 @@ async function disruptedRun(pg: ThrowawayPostgres, options: BenchClusterOptions)
         errors: consoles.errors.slice(0, 3),
       },
       requests_sent_to_another_gateway: balancer.failovers,
+      gateway_crashes: slots.crashes,
       gateway_errors_logged: slots.errors.count,
       gateway_error_examples: slots.errors.examples,
       seconds: round(seconds, 2),
@@ -332,6 +333,7 @@ export async function benchCluster(options: BenchClusterOptions) {
           run.log_violations === 0 &&
           run.unanswered_messages === 0 &&
           run.customer_errors === 0 &&
+          run.gateway_crashes.length === 0 &&
           run.duplicate_messages === 0 &&
           run.kills.length === options.kills,
       },

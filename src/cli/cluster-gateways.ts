@@ -51,6 +51,19 @@ export async function freePort(): Promise<number> {
 
 const TICKS_PER_SECOND = 100;
 
+/** Every gateway process running now, over all slots: killed if the benchmark itself is interrupted, so none is left behind. */
+const running = new Set<ChildProcess>();
+let guarded = false;
+function guardAgainstOrphans(): void {
+  if (guarded) return;
+  guarded = true;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.once(signal, () => {
+      for (const child of running) child.kill('SIGKILL');
+      process.exit(130);
+    });
+}
+
 /** User + system CPU seconds of a live process (fields 14 and 15 of /proc/<pid>/stat), optionally with its reaped children's (16, 17). */
 export function cpuSecondsOf(pid: number, withChildren = false): number {
   try {
@@ -98,6 +111,10 @@ export async function startGatewaySlots(options: GatewaySlotsOptions) {
   const say = options.progress ?? (() => {});
   /** Error lines the gateways logged (pino level ≥ 50), the first few kept whole. */
   const errors = { count: 0, examples: [] as string[] };
+  /** Gateways that exited without being killed or stopped: how, and the end of what they wrote. */
+  const crashes: Array<{ gateway: number; code: number | null; signal: string | null; stderr: string }> = [];
+  /** The processes the benchmark itself is ending (killed or stopped). */
+  const ending = new Set<ChildProcess>();
 
   /** Starts the slot's process; resolves once it serves (it prints its address after recovering what a dead process left). */
   const start = (slot: GatewaySlot): Promise<void> => {
@@ -123,6 +140,8 @@ export async function startGatewaySlots(options: GatewaySlotsOptions) {
     );
     slot.child = child;
     slot.starts += 1;
+    running.add(child);
+    guardAgainstOrphans();
     // A reaped process's CPU time cannot be read any more: sample it while it lives.
     let cpu = 0;
     const sampler = setInterval(() => (cpu = cpuSecondsOf(child.pid!) || cpu), 250);
@@ -149,9 +168,14 @@ export async function startGatewaySlots(options: GatewaySlotsOptions) {
         if (err.length > 20_000) err = err.slice(-10_000);
       });
       child.once('exit', (code, signal) => {
+        running.delete(child);
         clearInterval(sampler);
         slot.exitedCpuSeconds += cpu;
         if (slot.child === child) slot.child = null;
+        if (serving && !ending.has(child)) {
+          crashes.push({ gateway: slot.index, code, signal, stderr: err.slice(-3000) });
+          say(`gateway ${slot.index} exited by itself (${code ?? signal})`);
+        }
         if (!serving) reject(new Error(`gateway ${slot.index} exited (${code ?? signal}) before serving: ${err.slice(-2000)}`));
       });
     });
@@ -166,6 +190,7 @@ export async function startGatewaySlots(options: GatewaySlotsOptions) {
     slots,
     start,
     errors,
+    crashes,
     async startAll(): Promise<void> {
       await Promise.all(slots.map((s) => start(s)));
     },
@@ -173,6 +198,7 @@ export async function startGatewaySlots(options: GatewaySlotsOptions) {
     async kill(slot: GatewaySlot): Promise<void> {
       const child = slot.child;
       if (!child) return;
+      ending.add(child);
       child.kill('SIGKILL');
       await exitOf(child);
       say(`gateway ${slot.index} killed (SIGKILL)`);
@@ -181,6 +207,7 @@ export async function startGatewaySlots(options: GatewaySlotsOptions) {
     async stop(slot: GatewaySlot): Promise<number | null> {
       const child = slot.child;
       if (!child) return null;
+      ending.add(child);
       child.kill('SIGTERM');
       const code = await exitOf(child);
       say(`gateway ${slot.index} stopped (SIGTERM, exit ${code})`);
@@ -192,7 +219,7 @@ export async function startGatewaySlots(options: GatewaySlotsOptions) {
     },
     alive: () => slots.filter((s) => s.child !== null),
     async closeAll(): Promise<void> {
-      await Promise.all(slots.map(async (s) => s.child && (s.child.kill('SIGTERM'), await exitOf(s.child))));
+      await Promise.all(slots.map(async (s) => s.child && (ending.add(s.child), s.child.kill('SIGTERM'), await exitOf(s.child))));
     },
   };
 }
