@@ -6,6 +6,8 @@
  * against the conversation before it is tried again, so a person never replies twice.
  */
 import { randomBytes } from 'node:crypto';
+import { setTimeout as wait } from 'node:timers/promises';
+import { ACCEPT_CLAIM_GRACE_MS } from '../runtime/router/runtime-router.js';
 import type { Balancer } from './cluster-http.js';
 import { resilientStream } from './cluster-stream.js';
 
@@ -53,12 +55,25 @@ export async function startStaff(options: { balancer: Balancer; accounts: readon
         return answer.body;
       };
       const mine = (c: StaffConversation) => c.conversation.owner.type === 'human' && c.conversation.owner.id === me;
+      /** Whether the conversation is, or within the sweep's grace (and a little more), becomes this person's. */
+      const becomesMine = async (id: string) => {
+        const until = Date.now() + ACCEPT_CLAIM_GRACE_MS + 10_000;
+        for (;;) {
+          const current = await read(id);
+          if (mine(current)) return true;
+          // Someone else has it, or it is closed: not ours to wait for.
+          if (!['QUEUED', 'HANDOFF_PENDING'].includes(current.conversation.state) || Date.now() > until) return false;
+          await wait(500);
+        }
+      };
 
       /** Accept, reply, hand back. */
       const work = async (offer: string, id: string) => {
         const accepted = await balancer.request(`/v1/offers/${offer}/accept`, { method: 'POST', headers: auth, body: {} });
-        // A lost answer, or a 409 after our own accept went through on a gateway that died: the conversation says.
-        if (accepted.status !== 200 && !mine(await read(id))) {
+        // A lost answer, or a 409 after our own accept went through on a gateway that died before
+        // its claim: the person keeps the conversation open in their console for a while, and the
+        // router's sweep finishes such a claim after its grace period.
+        if (accepted.status !== 200 && !(await becomesMine(id))) {
           figures.offersGone += 1;
           return;
         }
