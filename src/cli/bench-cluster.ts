@@ -213,7 +213,7 @@ async function disruptedRun(pg: ThrowawayPostgres, options: BenchClusterOptions)
       conversations: options.conversations,
       concurrency: options.concurrency,
       handoffEvery: options.handoffEvery,
-      answerTimeoutMs: Math.max(60_000, options.turnLeaseMs * 4),
+      answerTimeoutMs: Math.max(120_000, options.turnLeaseMs * 4),
       // Every disruption happens under load: past the planned conversations, more start until the last restart is done.
       more: () => !disruptionsOver,
       onOpened: (index, id) => {

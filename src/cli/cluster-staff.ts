@@ -48,6 +48,7 @@ export async function startStaff(options: { balancer: Balancer; accounts: readon
       const presence = await balancer.request('/v1/staff/me/presence', { method: 'PUT', headers: auth, body: { presence: 'available' } });
       if (presence.status !== 200) throw new Error(`${account.email} could not say they are available: ${presence.status}`);
       const handled = new Set<string>();
+      const inHand = new Set<string>();
 
       const read = async (id: string) => {
         const answer = await balancer.request<StaffConversation>(`/v1/conversations/${id}?limit=500`, { headers: auth });
@@ -90,7 +91,8 @@ export async function startStaff(options: { balancer: Balancer; accounts: readon
             idempotent: false,
           });
           if (replied.status === 200 || replied.status === 201) break;
-          if (replied.status !== 0 && replied.status !== 409) throw new Error(`replying answered ${replied.status}`);
+          // 409: a stale version; 403: no longer ours (read again to see); 0: the answer was lost.
+          if (![0, 403, 409].includes(replied.status)) throw new Error(`replying answered ${replied.status}`);
         }
         figures.replied += 1;
         for (;;) {
@@ -109,7 +111,7 @@ export async function startStaff(options: { balancer: Balancer; accounts: readon
             figures.handedBack += 1;
             return;
           }
-          if (back.status !== 409) throw new Error(`handing back answered ${back.status}`);
+          if (back.status !== 409 && back.status !== 403) throw new Error(`handing back answered ${back.status}`);
         }
       };
 
@@ -123,9 +125,15 @@ export async function startStaff(options: { balancer: Balancer; accounts: readon
           for (const offer of message['offers'] as Array<{ id: string; conversationId: string }>) {
             if (handled.has(offer.id)) continue;
             handled.add(offer.id);
+            // One piece of work per conversation at a time: a second offer of one being worked is left to lapse.
+            if (inHand.has(offer.conversationId)) continue;
+            inHand.add(offer.conversationId);
             const job: Promise<void> = work(offer.id, offer.conversationId)
               .catch((error: unknown) => void figures.errors.push(String(error)))
-              .finally(() => working.delete(job));
+              .finally(() => {
+                working.delete(job);
+                inHand.delete(offer.conversationId);
+              });
             working.add(job);
           }
         },
