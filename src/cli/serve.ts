@@ -73,6 +73,13 @@ export async function serve(options: ServeOptions): Promise<void> {
   // Channels: deliver what the log says was sent and a previous process did not deliver.
   runtime.channels?.onDeliveryError((conversationId, error) => log.error({ conversationId, err: error }, 'a channel delivery failed'));
   await runtime.channels?.recover();
+  // The signal handlers are in place before the process says it serves: a SIGTERM sent the moment
+  // a supervisor reads "serving on" (a rolling restart's next step) drains, instead of killing.
+  const stopped = new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   const agents = [...runtime.agents.keys()].join(', ');
@@ -88,11 +95,7 @@ export async function serve(options: ServeOptions): Promise<void> {
       `baton: warning: listening on ${options.host}, which other machines can reach. Serve behind HTTPS, set "secureCookies" and "allowedHosts" in baton.config.json, and set BATON_METRICS_TOKEN.\n`,
     );
   }
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
+  await stopped;
   process.stderr.write('baton: stopping…\n');
   stopSweep();
   service.stopWaiting();
