@@ -1,6 +1,6 @@
 /** `baton bench …`: the benchmarks, each loaded only when it runs (JSON on stdout with --json, progress on stderr). */
 import { InvalidArgumentError, type Command } from 'commander';
-import { positive, tau2DirHelp, tau2DirOption } from './options.js';
+import { nonNegative, positive, seedOption, tau2DirHelp, tau2DirOption } from './options.js';
 
 /** Adds the `bench` commands to the program. */
 export function addBenchCommands(program: Command): void {
@@ -174,4 +174,61 @@ export function addBenchCommands(program: Command): void {
       });
       process.stdout.write(`${JSON.stringify(result, null, opts.json ? 0 : 2)}\n`);
     });
+
+  bench
+    .command('cluster')
+    .description(
+      'K baton serve processes on one PostgreSQL: customers, staff and consoles under SIGKILLs and restarts (and --rolling restarts); the final logs checked; throughput with 1, 2, 4 gateways',
+    )
+    .option('--json', 'print only the JSON result on stdout')
+    .option('--gateways <n>', 'baton serve processes in the disrupted run', positive, 4)
+    .option('--kills <n>', 'gateways killed with SIGKILL (and started again) during the run', nonNegative, 10)
+    .option('--conversations <n>', 'conversations in the disrupted run', positive, 2000)
+    .option('--staff <n>', 'simulated staff members', positive, 8)
+    .option('--consoles <n>', 'consoles following conversations on the staff stream (20 each)', positive, 10)
+    .option('--concurrency <n>', 'conversations in flight at once', positive, 64)
+    .option('--rolling', 'also restart every gateway in turn with SIGTERM (graceful drain) during the run')
+    .option('--seed <n>', 'seed of the kill times and targets', seedOption, 1)
+    .option('--scaling <list>', 'gateway counts whose throughput is measured first, comma-separated ("" for none)', '1,2,4')
+    .option('--scaling-conversations <n>', 'conversations per throughput measurement', positive, 600)
+    .option('--handoff-every <n>', 'one conversation in this many asks for a person', positive, 5)
+    .option('--turn-lease-ms <ms>', "the gateways' turn lease: how long a killed gateway holds a conversation up", positive, 10_000)
+    .option('--handoff-timeout-ms <ms>', 'a hand-off still pending after this long is stuck', positive, 60_000)
+    .action(
+      async (opts: {
+        json?: boolean;
+        gateways: number;
+        kills: number;
+        conversations: number;
+        staff: number;
+        consoles: number;
+        concurrency: number;
+        rolling?: boolean;
+        seed: number;
+        scaling: string;
+        scalingConversations: number;
+        handoffEvery: number;
+        turnLeaseMs: number;
+        handoffTimeoutMs: number;
+      }) => {
+        const scaling = opts.scaling
+          .split(',')
+          .map((s) => s.trim())
+          .filter((s) => s !== '')
+          .map((s) => {
+            const n = Number(s);
+            if (!Number.isInteger(n) || n < 1)
+              throw new InvalidArgumentError(`--scaling takes gateway counts such as 1,2,4, got "${opts.scaling}".`);
+            return n;
+          });
+        const { benchCluster } = await import('./bench-cluster.js');
+        const result = await benchCluster({
+          ...opts,
+          rolling: opts.rolling === true,
+          scaling,
+          progress: (line) => process.stderr.write(`baton bench: ${line}\n`),
+        });
+        process.stdout.write(`${JSON.stringify(result, null, opts.json ? 0 : 2)}\n`);
+      },
+    );
 }

@@ -73,9 +73,15 @@ withStoreOptions(
   )
   .option('--config <path>', 'configuration file (agents, hand-off graph, hosts); baton.config.json when it exists')
   .option('--runs <dir>', "the lab's runs folder the console lists (supervisors open their reports)", 'runs')
+  .option(
+    '--turn-lease-ms <ms>',
+    "on PostgreSQL: how long a conversation's turn lease lasts unless renewed, i.e. how long a process that died mid-turn holds the conversation up (default 30000)",
+    positive,
+  )
   .action(
     async (opts: {
       runs: string;
+      turnLeaseMs?: number;
       store: string;
       db: string;
       pgUrl?: string;
@@ -95,6 +101,7 @@ withStoreOptions(
         agent: opts.agent,
         runsDir: opts.runs,
         ...(opts.domain ? { domain: opts.domain } : {}),
+        ...(opts.turnLeaseMs ? { turnLeaseMs: opts.turnLeaseMs } : {}),
       });
     },
   );

@@ -16,7 +16,7 @@ import type { AgentConfig } from '../runtime/agent-config.js';
 import { createChannels, type Channels } from '../runtime/channels/channels.js';
 import type { Fetch } from '../runtime/channels/post-json.js';
 import { domainAgentConfig, domainHarnessTools, domainPacketBuilder } from '../runtime/domain-agent.js';
-import { createGateway } from '../runtime/gateway.js';
+import { createGateway, type CommandOutcome } from '../runtime/gateway.js';
 import { harnessDecider } from '../runtime/harness-decider.js';
 import { createConversationService, type ConversationService } from '../runtime/service/conversation-service.js';
 import { holdingPolicy } from '../runtime/service/holding-turn.js';
@@ -192,6 +192,21 @@ export async function composeServeRuntime(options: ServeRuntimeOptions): Promise
     (kind) => `${kind === 'request' ? 'rq' : 'res'}_${randomBytes(12).toString('hex')}`,
   );
   const notFound = (id: string) => ({ ok: false as const, rejection: { code: 'not_found' as const, message: `no conversation ${id}` } });
+  /**
+   * A person's accepted offer, carried out on the conversation as it is now. The offer can come
+   * before the hand-off that made it has put the conversation in its queue (the router offers as
+   * it places, and the gateway enqueues after): a compare-and-set that lost to such a transition
+   * is tried again on the new version. It is the transition that decides: a claim after someone
+   * else's is refused as already claimed, not retried.
+   */
+  const onCurrentVersion = async (id: ConversationId, command: (version: number) => Promise<CommandOutcome>): Promise<CommandOutcome> => {
+    for (let attempt = 1; ; attempt += 1) {
+      const c = await store.getConversation(id);
+      if (c === null) return notFound(id);
+      const outcome = await command(c.version);
+      if (outcome.ok || outcome.rejection.code !== 'stale' || attempt === 5) return outcome;
+    }
+  };
   const router = createRuntimeRouter({
     store: routingStore,
     gateway,
@@ -202,14 +217,8 @@ export async function composeServeRuntime(options: ServeRuntimeOptions): Promise
     anySkills,
     // The router acts for people through the service (declared below; called only once serving), on the current version.
     act: {
-      claim: async (id, staff) => {
-        const c = await store.getConversation(id);
-        return c === null ? notFound(id) : service.claim(id, staff, c.version);
-      },
-      transfer: async (id, staff, to) => {
-        const c = await store.getConversation(id);
-        return c === null ? notFound(id) : service.transfer(id, staff, { version: c.version, to });
-      },
+      claim: (id, staff) => onCurrentVersion(id, (version) => service.claim(id, staff, version)),
+      transfer: (id, staff, to) => onCurrentVersion(id, (version) => service.transfer(id, staff, { version, to })),
     },
   });
   const service = createConversationService({

@@ -17,6 +17,8 @@ export interface ServeOptions {
   agent: 'rule' | 'llm';
   /** The lab's runs folder the console lists. */
   runsDir?: string;
+  /** `--turn-lease-ms`: how long a turn lease lasts unless renewed (on PostgreSQL; default 30 s). */
+  turnLeaseMs?: number;
 }
 
 /** Describes where the store lives, for the start-up line. */
@@ -46,6 +48,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     extraHosts: isLoopback(bindHost) || bindHost === '0.0.0.0' || bindHost === '::' ? [] : [bindHost],
     metricsToken: process.env['BATON_METRICS_TOKEN'] || null,
     runsDir: options.runsDir ?? 'runs',
+    ...(options.turnLeaseMs ? { turnLeaseMs: options.turnLeaseMs } : {}),
     logger: { level: process.env['LOG_LEVEL'] ?? 'warn' },
     onTurnError: (conversationId, error) => log.error({ conversationId, err: error }, 'an agent turn failed'),
   }).catch(async (error: unknown) => {
@@ -70,6 +73,13 @@ export async function serve(options: ServeOptions): Promise<void> {
   // Channels: deliver what the log says was sent and a previous process did not deliver.
   runtime.channels?.onDeliveryError((conversationId, error) => log.error({ conversationId, err: error }, 'a channel delivery failed'));
   await runtime.channels?.recover();
+  // The signal handlers are in place before the process says it serves: a SIGTERM sent the moment
+  // a supervisor reads "serving on" (a rolling restart's next step) drains, instead of killing.
+  const stopped = new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   const agents = [...runtime.agents.keys()].join(', ');
@@ -85,11 +95,7 @@ export async function serve(options: ServeOptions): Promise<void> {
       `baton: warning: listening on ${options.host}, which other machines can reach. Serve behind HTTPS, set "secureCookies" and "allowedHosts" in baton.config.json, and set BATON_METRICS_TOKEN.\n`,
     );
   }
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
+  await stopped;
   process.stderr.write('baton: stopping…\n');
   stopSweep();
   service.stopWaiting();

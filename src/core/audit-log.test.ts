@@ -53,6 +53,8 @@ describe('auditLog', () => {
     const audit = auditLog([created, claimed(2, 2), sentByAgent(3, 'msg_1')], [outbound('msg_1')]);
     expect(audit.violations.map((v) => v.kind)).toEqual(['double_reply']);
     expect(audit.violations[0]!.message).toContain('human:staff_1');
+    // Who spoke and who could, as fields (the cluster benchmark counts agent messages under a human owner from them).
+    expect(audit.violations[0]).toMatchObject({ sender: expect.stringMatching(/^agent:/), speaker: 'human:staff_1' });
   });
 
   it('flags gaps in the log, skipped versions, and messages without their log entry or vice versa', () => {

@@ -12,6 +12,9 @@ export type LogViolationKind = 'double_reply' | 'log_order' | 'version' | 'dupli
 export interface LogViolation {
   kind: LogViolationKind;
   message: string;
+  /** A `double_reply`: who sent the message (`customer`, `agent:<id>`, `human:<id>`, `system`) and who could speak then (null: nobody). */
+  sender?: string;
+  speaker?: string | null;
 }
 
 /** What replaying one conversation's log found. */
@@ -30,7 +33,8 @@ export interface LogAudit {
  */
 export function auditLog(events: readonly StoredEvent[], messages?: readonly Message[]): LogAudit {
   const violations: LogViolation[] = [];
-  const flag = (kind: LogViolationKind, message: string) => violations.push({ kind, message });
+  const flag = (kind: LogViolationKind, message: string, at: Pick<LogViolation, 'sender' | 'speaker'> = {}) =>
+    violations.push({ kind, message, ...at });
   let conversation: Conversation | null = null;
   const sent = new Map<string, string>();
   const received = new Set<string>();
@@ -43,7 +47,10 @@ export function auditLog(events: readonly StoredEvent[], messages?: readonly Mes
       const speaker = conversation ? speakerOf(conversation) : null;
       const key = message.sender.type === 'customer' ? 'customer' : senderKey(message.sender);
       if (speaker !== key || message.direction !== 'outbound') {
-        flag('double_reply', `message ${message.id} delivered from ${key} while ${speaker ?? 'nobody'} could speak`);
+        flag('double_reply', `message ${message.id} delivered from ${key} while ${speaker ?? 'nobody'} could speak`, {
+          sender: key,
+          speaker,
+        });
       }
       if (sent.has(message.id)) flag('duplicate_entry', `message ${message.id} sent twice`);
       sent.set(message.id, key);

@@ -435,6 +435,23 @@ export class RoutingStore {
     });
   }
 
+  /**
+   * Offers accepted (the request assigned) at or before `before` whose conversation is still
+   * waiting in its queue: the process that accepted died before its claim. Oldest first.
+   */
+  acceptedUnclaimed(before: number, limit = 100): Promise<Array<{ conversationId: ConversationId; staff: StaffId }>> {
+    return this.sql.transaction(function* () {
+      const rows = (yield all(
+        `SELECT r.conversation_id, r.staff_id FROM routing_requests r JOIN conversations c ON c.id = r.conversation_id
+         WHERE r.status = 'assigned' AND r.staff_id IS NOT NULL AND r.assigned_at <= ? AND c.state = 'QUEUED'
+         ORDER BY r.assigned_at LIMIT ?`,
+        before,
+        limit,
+      )) as Array<{ conversation_id: string; staff_id: string }>;
+      return rows.map((r) => ({ conversationId: r.conversation_id as ConversationId, staff: r.staff_id as StaffId }));
+    });
+  }
+
   /** The conversation's live request (waiting, reserved or assigned), if any. */
   liveRequest(conversationId: ConversationId): Promise<RequestState | null> {
     return this.sql.transaction(

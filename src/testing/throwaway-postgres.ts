@@ -10,6 +10,8 @@ export interface ThrowawayPostgres {
   /** Creates a fresh, empty database and returns its connection string. */
   createDatabase(name?: string): Promise<string>;
   stop(): Promise<void>;
+  /** The supervisor process whose descendants are the server's processes (null: a server given by BATON_PG_URL). */
+  pid: number | null;
 }
 
 async function freePort(): Promise<number> {
@@ -52,7 +54,7 @@ function databaseFactory(serverUrl: string) {
  */
 export async function startThrowawayPostgres(options: { env?: NodeJS.ProcessEnv; flags?: string[] } = {}): Promise<ThrowawayPostgres> {
   const given = (options.env ?? process.env)['BATON_PG_URL'];
-  if (given) return { url: given, createDatabase: databaseFactory(given), stop: async () => {} };
+  if (given) return { url: given, createDatabase: databaseFactory(given), stop: async () => {}, pid: null };
 
   // Run from source (tests) the supervisor is TypeScript and needs tsx; from the build it is JavaScript.
   const fromSource = import.meta.url.endsWith('.ts');
@@ -83,6 +85,7 @@ export async function startThrowawayPostgres(options: { env?: NodeJS.ProcessEnv;
   return {
     url,
     createDatabase: databaseFactory(url),
+    pid: child.pid ?? null,
     stop: async () => {
       child.stdin.end();
       await exited;

@@ -53,6 +53,9 @@ export interface RuntimeRouterOptions {
   warmTimeoutSeconds?: number;
 }
 
+/** How long after an accept the sweep takes its claim for unfinished (the accepting process died in between). */
+export const ACCEPT_CLAIM_GRACE_MS = 15_000;
+
 const minutes = (ms: number) => Math.max(1, Math.round(ms / 60_000));
 const aboutMinutes = (ms: number) => (minutes(ms) === 1 ? 'about a minute' : `about ${minutes(ms)} minutes`);
 
@@ -331,6 +334,11 @@ export function createRuntimeRouter(options: RuntimeRouterOptions) {
     async sweep(): Promise<RoutingFact[]> {
       const facts = await store.sweep(clock.now());
       await note(facts);
+      // An accept whose process died before its claim: the person has the offer, not the
+      // conversation, and nobody would offer it again. The claim is finished for them (a claim
+      // that lost to anything meanwhile is refused by the gateway and changes nothing).
+      for (const { conversationId, staff } of await store.acceptedUnclaimed(clock.now() - ACCEPT_CLAIM_GRACE_MS))
+        await options.act.claim(conversationId, staff);
       for (const fact of facts) {
         if (fact.kind === 'moved' && fact.to === 'callback') {
           await gateway.send(

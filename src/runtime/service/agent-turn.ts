@@ -1,4 +1,5 @@
 import {
+  isTransitionEvent,
   sanitizeGenerated,
   type AgentId,
   type Clock,
@@ -76,11 +77,20 @@ export function pendingApproval(events: readonly StoredEvent[]): ToolCall | null
 export function hasUnansweredMessage(events: readonly StoredEvent[]): boolean {
   let answered = 0;
   let lastReceived = 0;
+  // A turn that decided to hand off answers once its hand-off is in the log: a process killed
+  // between the turn's record and the ownership change leaves the message still to answer.
+  let handingOff: number | null = null;
   for (const event of events) {
     if (event.type === 'message.received') lastReceived = event.seq;
     // A turn recorded before `upTo` existed read everything before its own record.
-    else if (event.type === 'turn.completed') answered = Math.max(answered, event.data.upTo ?? event.seq);
-    else if (event.type === 'conversation.handed_back' || event.type === 'approval.requested') answered = Math.max(answered, event.seq);
+    else if (event.type === 'turn.completed') {
+      if (event.data.outcome === 'handoff') handingOff = event.data.upTo ?? event.seq;
+      else answered = Math.max(answered, event.data.upTo ?? event.seq);
+    } else if (event.type === 'conversation.handed_back' || event.type === 'approval.requested') answered = Math.max(answered, event.seq);
+    if (handingOff !== null && isTransitionEvent(event)) {
+      answered = Math.max(answered, handingOff);
+      handingOff = null;
+    }
   }
   return lastReceived > answered;
 }

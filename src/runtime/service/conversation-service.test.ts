@@ -304,6 +304,46 @@ describe('turns off the request path', () => {
   });
 });
 
+describe('a retried message whose first post never got its answer', () => {
+  it('is answered by the retry (a process died after storing it, before its turn ran), once, and a retry of an answered one adds nothing', async () => {
+    const { gateway, runner } = setup({
+      [TEST_AGENT]: scriptedPolicy([{ reply: 'We offer three plans.' }], { whenExhausted: 'repeat_last' }),
+    });
+    const c = await gateway.open();
+    // What a process killed between the store and the turn leaves: the message, no turn.
+    await gateway.receive(c.id, { text: 'which plans?', idempotencyKey: 'k1' });
+    const retried = await runner.receive(c.id, { text: 'which plans?', idempotencyKey: 'k1' });
+    expect(retried.ok && retried.duplicate).toBe(true);
+    expect(retried.ok && (await retried.turn)).toEqual({ type: 'reply', delivered: true, text: 'We offer three plans.' });
+    const again = await runner.receive(c.id, { text: 'which plans?', idempotencyKey: 'k1' });
+    expect(again.ok && (await again.turn)).toEqual({ type: 'nothing_pending' });
+    const read = (await gateway.read(c.id))!;
+    expect(read.messages.map((m) => [m.sender.type, m.text])).toEqual([
+      ['customer', 'which plans?'],
+      ['agent', 'We offer three plans.'],
+    ]);
+  });
+});
+
+describe('a process killed between a hand-off turn and its hand-off', () => {
+  it('leaves the message unanswered, so recovery runs the turn again and the hand-off happens', async () => {
+    const handoff = { toolCalls: [{ name: 'handoff', arguments: { target: 'queue_billing', reason: 'customer_request' } }] };
+    const { gateway, runner } = setup({ [TEST_AGENT]: scriptedPolicy([handoff], { whenExhausted: 'repeat_last' }) });
+    const c = await gateway.open();
+    const received = await gateway.receive(c.id, { text: 'a person, please', idempotencyKey: 'k1' });
+    if (!received.ok) throw new Error('expected the message to be stored');
+    // What the killed process left: the turn's record (it decided to hand off), no ownership change.
+    await gateway.record(c.id, [
+      { type: 'turn.completed', data: { agent: TEST_AGENT, outcome: 'handoff', modelCalls: 1, tokens: 0, wallMs: 0, upTo: received.seq } },
+    ]);
+    expect(await runner.recover()).toEqual({ turns: 1, handoffs: 0 });
+    await runner.idle();
+    expect(await gateway.store.getConversation(c.id)).toMatchObject({ state: 'QUEUED', owner: { type: 'queue', id: queue } });
+    // Once handed off, nothing is left to answer.
+    expect(await runner.recover()).toEqual({ turns: 0, handoffs: 0 });
+  });
+});
+
 describe('staff act on the version they saw', () => {
   it('refuses a reply, a hand-back or a close on a stale version with the conversation as it is, and changes nothing', async () => {
     const { gateway, runner } = setup({ [TEST_AGENT]: scriptedPolicy([]) });

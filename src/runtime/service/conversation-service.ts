@@ -154,7 +154,10 @@ export function createConversationService(options: ConversationServiceOptions) {
     const base = { ok: true as const, duplicate, conversation, message, cursor: String(received.seq) };
     const waiting = conversation.state === 'QUEUED' || conversation.state === 'HANDOFF_PENDING';
     const assisting = conversation.state === 'AGENT_ASSIST';
-    if (duplicate || !(conversation.state === 'AGENT_ACTIVE' || assisting || (waiting && holdingPolicyFor))) return { ...base, turn: null };
+    // A retry of a stored message (its first post's process may have died before the turn ran,
+    // or before it answered): the agent's turn runs again, and answers only what is unanswered.
+    if (duplicate) return { ...base, turn: conversation.state === 'AGENT_ACTIVE' ? turnOf(conversationId) : null };
+    if (!(conversation.state === 'AGENT_ACTIVE' || assisting || (waiting && holdingPolicyFor))) return { ...base, turn: null };
     if (stored !== input.text) raw.set(message.id, input.text);
     const running = assisting
       ? scheduled(conversationId, () => assistTurn(deps, conversationId))
@@ -200,7 +203,11 @@ export function createConversationService(options: ConversationServiceOptions) {
     async handleCustomerMessage(conversationId: ConversationId, input: { text: string; idempotencyKey: string }): Promise<TurnOutcome> {
       const received = await receive(conversationId, input);
       if (!received.ok) return received.rejection.code === 'not_found' ? { type: 'not_found' } : { type: 'conversation_full' };
-      if (received.duplicate) return { type: 'duplicate' };
+      if (received.duplicate) {
+        // Its retry turn (if any) answers in the background; the caller sent nothing new.
+        void received.turn?.catch(() => {});
+        return { type: 'duplicate' };
+      }
       if (!received.turn) return { type: 'not_agent', state: received.conversation.state };
       return received.turn;
     },
