@@ -8,20 +8,15 @@
  * verdict's label (it keeps the conversation again, and the label says a person was due), while
  * the conversation it rightly kept, reviewed so, passes.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConversationId, StoredEvent } from '../src/core/index.js';
-import type { EpisodeRecord } from '../src/lab/records.js';
+import type { StoredEvent } from '../src/core/index.js';
 import { openStore } from '../src/store/open-store.js';
 import { json } from './support/http-json.js';
+import { baton, converse as converseOver, evalProduction } from './support/production-lab.js';
 import { startTestRuntime, type TestRuntime } from './support/runtime-server.js';
-
-const BIN = join(import.meta.dirname, '..', 'bin', 'baton.js');
-const baton = (args: string[], cwd: string) =>
-  spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { PATH: process.env['PATH'], HOME: process.env['HOME'] } });
 
 /** A customer who gets more and more fed up: the agent keeps the conversation throughout. */
 const FED_UP = [
@@ -45,18 +40,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** A conversation a customer writes over HTTP, each message answered before the next; its id and log. */
-async function converse(texts: readonly string[]): Promise<{ id: ConversationId; log: StoredEvent[] }> {
-  const opened = await json(t.base, '/v1/conversations', { body: {} });
-  expect(opened.status).toBe(201);
-  const id = (opened.body['conversation'] as { id: ConversationId }).id;
-  const token = opened.body['customerToken'] as string;
-  for (const [i, text] of texts.entries()) {
-    expect((await json(t.base, `/v1/conversations/${id}/messages`, { body: { text }, token, key: `m-${i}` })).status).toBe(201);
-    await t.runtime.service.idle();
-  }
-  return { id, log: await t.store.listEvents(id) };
-}
+const converse = (texts: readonly string[]) => converseOver(t, texts);
 
 const seqs = (log: readonly StoredEvent[], type: StoredEvent['type']) => log.filter((e) => e.type === type).map((e) => e.seq);
 
@@ -140,31 +124,7 @@ describe('from production back to the lab, over HTTP and the CLI', () => {
     expect(task).toMatchObject({ kind: 'missed_handoff', should_transfer: true, expected_reason: 'frustration_and_loop', due_turn: 3 });
 
     const out = join(dir, 'run');
-    const run = baton(
-      [
-        'eval',
-        '--domain',
-        'billing',
-        '--tasks',
-        'production',
-        '--task-set',
-        set,
-        '--split',
-        'train',
-        '--agent',
-        'rule',
-        '--styles',
-        'neutral',
-        '--out',
-        out,
-      ],
-      dir,
-    );
-    expect(run.status, run.stderr).toBe(0);
-    const records = readFileSync(join(out, 'trajectories.jsonl'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as EpisodeRecord);
+    const { records } = evalProduction(set, out, dir);
     const of = (id: string) => records.find((r) => r.task_id === id)!;
     expect(records).toHaveLength(2);
     // The rule agent keeps both again; the verdicts' labels score it: the miss fails, the other passes.

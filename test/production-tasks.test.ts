@@ -7,7 +7,6 @@
  * what the reviewer said, not by what it did in production. Bad input is refused with a clear
  * error, a non-zero exit, and nothing written; the supervisors' route returns the same task.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,12 +17,9 @@ import { readTaskSet, taskSetChecksum } from '../src/lab/production/task-set.js'
 import type { EpisodeRecord } from '../src/lab/records.js';
 import { openStore } from '../src/store/open-store.js';
 import { json } from './support/http-json.js';
+import { baton, converse as converseOver, evalProduction } from './support/production-lab.js';
 import { startTestRuntime, type TestRuntime } from './support/runtime-server.js';
 import { testPostgres } from './support/postgres.js';
-
-const BIN = join(import.meta.dirname, '..', 'bin', 'baton.js');
-const baton = (args: string[], cwd: string) =>
-  spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { PATH: process.env['PATH'], HOME: process.env['HOME'] } });
 
 const KEPT = [
   'Hi, I was charged twice for my last order.',
@@ -38,18 +34,7 @@ let t: TestRuntime;
 let supervisor: { token: string; id: string };
 let agent: { token: string; id: string };
 
-/** A conversation written by a customer over HTTP, answered by the rule agent; its log. */
-async function converse(texts: readonly string[]): Promise<{ id: ConversationId; log: StoredEvent[] }> {
-  const opened = await json(t.base, '/v1/conversations', { body: {} });
-  const id = (opened.body['conversation'] as { id: ConversationId }).id;
-  const token = opened.body['customerToken'] as string;
-  for (const [i, text] of texts.entries()) {
-    const sent = await json(t.base, `/v1/conversations/${id}/messages`, { body: { text }, token, key: `${id}-${i}` });
-    expect(sent.status).toBe(201);
-    await t.runtime.service.idle();
-  }
-  return { id, log: await t.store.listEvents(id) };
-}
+const converse = (texts: readonly string[]) => converseOver(t, texts);
 
 /** A person's verdict, recorded in the log as the review routes record it. */
 async function review(id: ConversationId, verdict: Review): Promise<void> {
@@ -159,33 +144,7 @@ describe('baton tasks from-conversation → baton eval --tasks production', () =
     expect(read.manifest?.checksum.value).toBe(taskSetChecksum(read.tasks));
 
     const out = join(dir, 'run');
-    const evalRun = baton(
-      [
-        'eval',
-        '--domain',
-        'billing',
-        '--tasks',
-        'production',
-        '--task-set',
-        set,
-        '--split',
-        'train',
-        '--agent',
-        'rule',
-        '--styles',
-        'neutral',
-        '--out',
-        out,
-        '--json',
-      ],
-      dir,
-    );
-    expect(evalRun.stderr).not.toMatch(/error/i);
-    expect(evalRun.status).toBe(0);
-    const records = readFileSync(join(out, 'trajectories.jsonl'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as EpisodeRecord);
+    const { records, stdout } = evalProduction(set, out, dir);
     const of = (id: string) => records.find((r) => r.task_id === id)!;
     expect(records).toHaveLength(4);
     // What the rule agent did in production it does again: kept the first two, handed off the others.
@@ -205,7 +164,7 @@ describe('baton tasks from-conversation → baton eval --tasks production', () =
     ).toEqual([...KEPT, '###STOP###']);
 
     // The same metrics as any run: recall 1 of 2 positives, over-escalation 1 of 2 negatives.
-    const metrics = JSON.parse(evalRun.stdout) as { metrics: { success: { value: number }; handoff: Record<string, { value: number }> } };
+    const metrics = JSON.parse(stdout) as { metrics: { success: { value: number }; handoff: Record<string, { value: number }> } };
     expect(metrics.metrics.success.value).toBe(0.5);
     expect(metrics.metrics.handoff['recall']?.value).toBe(0.5);
     expect(metrics.metrics.handoff['over_escalation']?.value).toBe(0.5);
