@@ -29,7 +29,19 @@ async function connect(id: string, token: string, after = '0', headers: Record<s
     inbox.push(JSON.parse(data.toString()) as CustomerStreamMessage);
     for (const w of waiters.splice(0)) w();
   });
-  const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
+  // A close wakes whoever waits, so that a stream the server ended fails the test with its code and reason at once.
+  let closedWith: string | null = null;
+  const closed = new Promise<number>((resolve) =>
+    socket.on('close', (code, reason) => {
+      closedWith = `${code} ${reason.toString()}`;
+      for (const w of waiters.splice(0)) w();
+      resolve(code);
+    }),
+  );
+  const waitForMore = async () => {
+    if (closedWith !== null) throw new Error(`the stream closed (${closedWith}) before the messages the test waits for came`);
+    await new Promise<void>((resolve) => waiters.push(resolve));
+  };
   await new Promise<void>((resolve, reject) => {
     socket.once('open', () => resolve());
     socket.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
@@ -48,7 +60,7 @@ async function connect(id: string, token: string, after = '0', headers: Record<s
       while (got.length < count) {
         const next = inbox.shift();
         if (!next) {
-          await new Promise<void>((resolve) => waiters.push(resolve));
+          await waitForMore();
           continue;
         }
         if (next.type === 'ready') {
@@ -65,7 +77,7 @@ async function connect(id: string, token: string, after = '0', headers: Record<s
     },
     /** The next message of any type. */
     async next(): Promise<CustomerStreamMessage> {
-      while (inbox.length === 0) await new Promise<void>((resolve) => waiters.push(resolve));
+      while (inbox.length === 0) await waitForMore();
       return inbox.shift()!;
     },
     close: () => socket.close(),
