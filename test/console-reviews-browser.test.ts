@@ -119,7 +119,8 @@ describe('staff verdicts in the console (Chromium)', () => {
     await shot(s.page, 'review-sample');
     await keptForm.getByRole('button', { name: 'Record the verdict' }).click();
     await s.page.getByRole('status').filter({ hasText: 'Verdict recorded.' }).waitFor();
-    await expect(keptStratum.textContent()).resolves.toContain('1 in the window, 1 reviewed');
+    // The sample is read again after the verdict: wait for the list to show it.
+    await expect.poll(() => keptStratum.textContent()).toContain('1 in the window, 1 reviewed');
     expect(await reviewsOf(kept.id)).toEqual([
       expect.objectContaining({
         subject: 'kept',
