@@ -7,8 +7,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../testing/throwaway-postgres.js';
 
 /** The CLI every gateway runs: bin/baton.js of this package. */
 export const BATON_BIN = fileURLToPath(new URL('../../bin/baton.js', import.meta.url));
@@ -33,20 +33,6 @@ export interface GatewaySlot {
   /** CPU seconds of the slot's processes that already exited. */
   exitedCpuSeconds: number;
   starts: number;
-}
-
-/** A free TCP port on loopback (the slot keeps it across restarts). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 const TICKS_PER_SECOND = 100;

@@ -14,7 +14,8 @@ export interface ThrowawayPostgres {
   pid: number | null;
 }
 
-async function freePort(): Promise<number> {
+/** A free TCP port on loopback, as the OS hands one out (free when asked; the caller binds it soon after). */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();
