@@ -6,7 +6,7 @@ import { anchorWord, loadHandoffModel, scoreClause } from './handoff-classifier.
 import { HANDOFF_MODEL_DATA } from './handoff-model-data.js';
 import { defaultHandoffModel } from './handoff-model.js';
 import { extractSignals } from './handoff-signals.js';
-import { FEATURE_BUCKETS, fnv1a, textFeatures } from './text-features.js';
+import { FEATURE_BUCKETS, WORD_WEIGHT, featureVector, fnv1a, textFeatures } from './text-features.js';
 
 const decide = (text: string, model = defaultHandoffModel()) =>
   decideHandoff(extractSignals([{ role: 'customer', text }], DEFAULT_DECIDER_POLICY, { model }), DEFAULT_DECIDER_POLICY);
@@ -35,6 +35,37 @@ describe('the hashed features', () => {
     expect(f.words.map((w) => w.word)).toEqual(['can', 'i', 'talk', 'to', 'a', 'human']);
     expect(new Set(f.words.flatMap((w) => w.buckets)).size).toBe(f.values.size);
   });
+});
+
+/** The features as first written: every key built as a string and hashed whole (the model's weights were trained on these buckets). */
+function referenceFeatures(norm: string): Array<[number, number]> {
+  const ws = [...norm.matchAll(/[a-z0-9]+(?:'[a-z]+)?/g)].map((m) => m[0]);
+  const raw = new Map<number, number>();
+  const add = (key: string, weight: number) => {
+    const b = fnv1a(key) % FEATURE_BUCKETS;
+    if (!raw.has(b)) raw.set(b, weight);
+  };
+  ws.forEach((w, i) => {
+    add(`w:${w}`, WORD_WEIGHT);
+    add(`b:${ws[i - 1] ?? '^'} ${w}`, WORD_WEIGHT);
+    if (i === ws.length - 1) add(`b:${w} $`, WORD_WEIGHT);
+    const padded = ` ${w} `;
+    for (let n = 3; n <= 5; n++) for (let k = 0; k + n <= padded.length; k++) add(`c:${padded.slice(k, k + n)}`, 1);
+  });
+  const length = Math.sqrt([...raw.values()].reduce((s, v) => s + v * v, 0));
+  return [...raw].map(([b, v]) => [b, length === 0 ? 0 : v / length]);
+}
+
+describe('hashing a key in pieces', () => {
+  it.each(['', 'human', "i'd like a human please", 'a b a b a', 'put me through to someone who isnt a bot', 'x9 2 w'])(
+    'gives the buckets and values of hashing each whole key, in the same order, by both walks: %j',
+    (text) => {
+      const want = referenceFeatures(text);
+      expect([...textFeatures(text).values]).toEqual(want);
+      const v = featureVector(text);
+      expect(v.buckets.map((b, i) => [b, v.values[i]])).toEqual(want);
+    },
+  );
 });
 
 describe('the shipped model', () => {

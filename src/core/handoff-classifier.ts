@@ -6,7 +6,7 @@
  * into a signal, with the lexicon's scope judgement. Pure, deterministic, no weights from a hub.
  */
 import { z } from 'zod';
-import { FEATURE_BUCKETS, textFeatures, type FeatureWord, type TextFeatures } from './text-features.js';
+import { FEATURE_BUCKETS, featureVector, textFeatures, type FeatureWord, type TextFeatures } from './text-features.js';
 
 /** What the classifier scores: whether a clause raises safety, asks for a person, or raises a reserved topic. */
 export const FIRING_HEADS = ['safety', 'person_request', 'complaint', 'legal', 'bereavement'] as const;
@@ -68,14 +68,16 @@ export function loadHandoffModel(input: unknown): HandoffModel {
 
 const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 
-/** A clause's scores: the probability of each head, and the features they came from. */
+/** A clause's scores: the probability of each head, and (worked out again only when asked) the features they came from. */
 export interface ClauseScores {
   probability: Readonly<Record<ModelHead, number>>;
-  features: TextFeatures;
+  readonly features: TextFeatures;
 }
 
-// A clause's scores depend on its text and the weights alone (not the thresholds); the decider
-// rereads clauses every turn.
+// A clause's probabilities depend on its text and the weights alone (not the thresholds); the
+// decider rereads clauses every turn. The features (every n-gram's bucket, by word) are worked
+// out again only when asked, for a clause over a threshold, which is rare: keeping them for every
+// clause made the cache most of the heap the garbage collector copies.
 const cache = new WeakMap<ReadonlyMap<number, Float64Array>, Map<string, ClauseScores>>();
 
 /** Scores a canonical clause on every head. Cached per model. */
@@ -84,17 +86,30 @@ export function scoreClause(model: HandoffModel, norm: string): ClauseScores {
   if (known === undefined) cache.set(model.weights, (known = new Map()));
   const hit = known.get(norm);
   if (hit !== undefined) return hit;
-  const features = textFeatures(norm);
+  const { buckets, values } = featureVector(norm);
   const z = Float64Array.from(model.bias);
-  for (const [b, v] of features.values) {
-    const row = model.weights.get(b);
+  for (let i = 0; i < buckets.length; i++) {
+    const row = model.weights.get(buckets[i] ?? -1);
+    const v = values[i] ?? 0;
     if (row) for (let h = 0; h < z.length; h++) z[h] = (z[h] ?? 0) + (row[h] ?? 0) * v;
   }
-  const probability = Object.fromEntries(MODEL_HEADS.map((head, h) => [head, sigmoid(z[h] ?? 0)])) as Record<ModelHead, number>;
-  const scores = { probability, features };
+  const probability = {} as Record<ModelHead, number>;
+  MODEL_HEADS.forEach((head, h) => (probability[head] = sigmoid(z[h] ?? 0)));
+  const scores = new LazyScores(probability, norm);
   if (known.size >= 20_000) known.clear();
   known.set(norm, scores);
   return scores;
+}
+
+class LazyScores implements ClauseScores {
+  #features: TextFeatures | undefined;
+  constructor(
+    readonly probability: Readonly<Record<ModelHead, number>>,
+    private readonly norm: string,
+  ) {}
+  get features(): TextFeatures {
+    return (this.#features ??= textFeatures(this.norm));
+  }
 }
 
 /**

@@ -8,14 +8,21 @@
 /** The number of hash buckets: 2^18. A model's buckets are indices below this. */
 export const FEATURE_BUCKETS = 1 << 18;
 
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+
 /** FNV-1a, 32 bits, over the UTF-16 code units of a string. */
 export function fnv1a(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
+  return fnvMore(FNV_OFFSET, s, 0, s.length) >>> 0;
+}
+
+/** FNV-1a's state `h` carried on over `s[from, to)`: hashing a key in pieces needs no concatenated string. */
+function fnvMore(h: number, s: string, from: number, to: number): number {
+  for (let i = from; i < to; i++) {
     h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
+    h = Math.imul(h, FNV_PRIME);
   }
-  return h >>> 0;
+  return h;
 }
 
 /** One word of a clause, where it starts in the canonical text, and the buckets it contributes. */
@@ -34,7 +41,42 @@ export interface TextFeatures {
 const WORD = /[a-z0-9]+(?:'[a-z]+)?/g;
 /** A word or word-pair feature weighs this many character n-grams: there are some fifteen n-grams to a word. */
 export const WORD_WEIGHT = 3;
-const bucket = (s: string) => fnv1a(s) % FEATURE_BUCKETS;
+const W_KEY = fnvMore(FNV_OFFSET, 'w:', 0, 2);
+const B_KEY = fnvMore(FNV_OFFSET, 'b:', 0, 2);
+const C_KEY = fnvMore(FNV_OFFSET, 'c:', 0, 2);
+
+/**
+ * Walks the feature keys of a canonical text, word by word and in order, giving each key's hash
+ * and weight: the one walk both `textFeatures` and `featureVector` are built from. The keys are
+ * `w:word`, `b:previous word`, `b:word $` and `c:n-gram`, hashed piece by piece (the same hash as
+ * of the whole key, without building it: this runs on every new clause).
+ */
+function walkFeatures(norm: string, onWord: (word: string, start: number) => void, add: (h: number, weight: number) => void): void {
+  let previous = '^';
+  let last: { word: string; start: number } | undefined;
+  const visit = (word: string, start: number) => {
+    onWord(word, start);
+    add(fnvMore(W_KEY, word, 0, word.length), WORD_WEIGHT);
+    add(fnvMore(fnvMore(fnvMore(B_KEY, previous, 0, previous.length), ' ', 0, 1), word, 0, word.length), WORD_WEIGHT);
+    previous = word;
+  };
+  const ngrams = (word: string) => {
+    // Character n-grams of the word with its edges (" word "): slips and inflections share most of them.
+    const padded = ` ${word} `;
+    for (let n = 3; n <= 5; n++) for (let k = 0; k + n <= padded.length; k++) add(fnvMore(C_KEY, padded, k, k + n), 1);
+  };
+  for (const m of norm.matchAll(WORD)) {
+    if (last !== undefined) ngrams(last.word);
+    last = { word: m[0], start: m.index };
+    visit(last.word, last.start);
+  }
+  if (last === undefined) return;
+  // The last word's end-of-text bigram comes before its n-grams, as every word's bigrams do.
+  add(fnvMore(fnvMore(B_KEY, last.word, 0, last.word.length), ' $', 0, 2), WORD_WEIGHT);
+  ngrams(last.word);
+}
+
+const bucketOf = (h: number) => (h >>> 0) % FEATURE_BUCKETS;
 
 /**
  * The features of a canonical text. Every feature is credited to a word (a bigram to its second
@@ -42,30 +84,69 @@ const bucket = (s: string) => fnv1a(s) % FEATURE_BUCKETS;
  * word carried a decision — the anchor its scope judgement starts from.
  */
 export function textFeatures(norm: string): TextFeatures {
-  const found: FeatureWord[] = [];
-  for (const m of norm.matchAll(WORD)) found.push({ word: m[0], start: m.index, buckets: [] });
   const raw = new Map<number, number>();
-  const words: FeatureWord[] = found.map((w, i) => {
-    const own: number[] = [];
-    const add = (key: string, weight: number) => {
-      const b = bucket(key);
+  const words: FeatureWord[] = [];
+  let own: number[] = [];
+  walkFeatures(
+    norm,
+    (word, start) => {
+      own = [];
+      words.push({ word, start, buckets: own });
+    },
+    (h, weight) => {
+      const b = bucketOf(h);
       if (!raw.has(b)) {
         raw.set(b, weight);
         own.push(b);
       }
-    };
-    add(`w:${w.word}`, WORD_WEIGHT);
-    add(`b:${found[i - 1]?.word ?? '^'} ${w.word}`, WORD_WEIGHT);
-    if (i === found.length - 1) add(`b:${w.word} $`, WORD_WEIGHT);
-    // Character n-grams of the word with its edges (" word "): slips and inflections share most of them.
-    const padded = ` ${w.word} `;
-    for (let n = 3; n <= 5; n++) for (let k = 0; k + n <= padded.length; k++) add(`c:${padded.slice(k, k + n)}`, 1);
-    return { ...w, buckets: own };
-  });
-  let norm2 = 0;
-  for (const v of raw.values()) norm2 += v * v;
-  const scale = norm2 === 0 ? 0 : 1 / Math.sqrt(norm2);
+    },
+  );
+  const scale = unitScale(raw.values());
   const values = new Map<number, number>();
   for (const [b, v] of raw) values.set(b, v * scale);
   return { values, words };
+}
+
+/** A text's features as two parallel arrays, each bucket once, in the order `textFeatures` gives them. */
+export interface FeatureVector {
+  buckets: readonly number[];
+  values: readonly number[];
+}
+
+// Which buckets the current `featureVector` call has seen: a stamp per bucket, so no set is built.
+let seen: Uint32Array | undefined;
+let stamp = 0;
+
+/** The values of `textFeatures(norm)` without its words or maps: what scoring a clause needs, and nothing it does not. */
+export function featureVector(norm: string): FeatureVector {
+  seen ??= new Uint32Array(FEATURE_BUCKETS);
+  if (++stamp === 0xffffffff) {
+    seen.fill(0);
+    stamp = 1;
+  }
+  const table = seen;
+  const buckets: number[] = [];
+  const values: number[] = [];
+  walkFeatures(
+    norm,
+    () => undefined,
+    (h, weight) => {
+      const b = bucketOf(h);
+      if (table[b] !== stamp) {
+        table[b] = stamp;
+        buckets.push(b);
+        values.push(weight);
+      }
+    },
+  );
+  const scale = unitScale(values);
+  for (let i = 0; i < values.length; i++) values[i] = (values[i] ?? 0) * scale;
+  return { buckets, values };
+}
+
+/** The factor that scales weights to unit length (0 for none). */
+function unitScale(weights: Iterable<number>): number {
+  let norm2 = 0;
+  for (const v of weights) norm2 += v * v;
+  return norm2 === 0 ? 0 : 1 / Math.sqrt(norm2);
 }
