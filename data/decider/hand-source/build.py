@@ -9,8 +9,11 @@ blank lines; each line of a case is one message:
   a> agent text
   t> tool_name ~ {json arguments} ~ ok|err ~ output text
 Lines starting with '#' are comments.
+
+  build.py                                   hand-source/*.txt → hand-dev.jsonl, hand-holdout.jsonl
+  build.py --name hand2 DIR [DIR ...]         DIR/*.txt → hand2-dev.jsonl, hand2-holdout.jsonl
 """
-import glob, json, os, sys, collections
+import argparse, glob, json, os, sys, collections
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.dirname(HERE)
@@ -50,9 +53,12 @@ def parse_msg(line, where):
     sys.exit(f"bad line at {where}: {line!r}")
 
 
-def load():
+def load(sources):
     cases = {"dev": [], "holdout": []}
-    for path in sorted(glob.glob(os.path.join(HERE, "*.txt"))):
+    paths = [p for d in sources for p in sorted(glob.glob(os.path.join(d, "*.txt")))]
+    if not paths:
+        sys.exit(f"no .txt sources in {', '.join(sources)}")
+    for path in paths:
         cat = split = None
         cur = []
         def flush():
@@ -97,7 +103,11 @@ def against_contract(cat, msgs):
 
 
 def main():
-    cases = load()
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--name", default="hand", help="output prefix: NAME-dev.jsonl and NAME-holdout.jsonl")
+    ap.add_argument("sources", nargs="*", default=[HERE], help="folders of .txt sources (default: this one)")
+    opts = ap.parse_args()
+    cases = load(opts.sources)
     excluded = collections.Counter()
     for split in cases:
         kept = []
@@ -110,7 +120,7 @@ def main():
         cases[split] = kept
     counts = {}
     for split, items in cases.items():
-        name = {"dev": "hand-dev", "holdout": "hand-holdout"}[split]
+        name = f"{opts.name}-{split}"
         with open(os.path.join(OUT, f"{name}.jsonl"), "w", encoding="utf-8") as f:
             for n, (cat, msgs) in enumerate(items, 1):
                 r = REASON[cat]

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Validate hand-dev.jsonl and hand-holdout.jsonl: every line parses and has the fields, roles
 are customer/agent/tool, tool lines are complete, expectations match the category's reason, and
-no customer message text (case- and space-normalised) appears in both files."""
+no customer message text (case- and space-normalised) appears in both files.
+
+  check.py [NAME]    NAME-dev.jsonl and NAME-holdout.jsonl (default: hand)"""
 import json, os, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from build import REASON
@@ -10,7 +12,9 @@ OUT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 errors = []
 texts = {}
 ids = set()
-for name in ("hand-dev", "hand-holdout"):
+PREFIX = sys.argv[1] if len(sys.argv) > 1 else "hand"
+DEV, HOLDOUT = f"{PREFIX}-dev", f"{PREFIX}-holdout"
+for name in (DEV, HOLDOUT):
     texts[name] = set()
     for n, line in enumerate(open(os.path.join(OUT, name + ".jsonl"), encoding="utf-8"), 1):
         where = f"{name}:{n}"
@@ -45,7 +49,7 @@ for name in ("hand-dev", "hand-holdout"):
                 errors.append(f"{where} role {role}")
         if not any(m["role"] == "customer" for m in conv["messages"]):
             errors.append(f"{where} no customer message")
-shared = texts["hand-dev"] & texts["hand-holdout"]
+shared = texts[DEV] & texts[HOLDOUT]
 for t in sorted(shared):
     errors.append(f"customer text in both files: {t!r}")
 for e in errors:
