@@ -5,6 +5,7 @@
  * cross-validation figures to `data/decider/classifier-cv.json` (aggregates only).
  *
  *   npx tsx scripts/train-decider-model.ts [--date YYYY-MM-DD] [--folds 5]
+ *   npx tsx scripts/train-decider-model.ts --dry-run --hp '{"maxFeatures": 30000}'   # try other hyper-parameters, write nothing
  *
  * Deterministic: seeded, fixed epochs, a fixed order of examples; the date is the only input
  * that is not in the repository, and it changes the provenance, not the weights.
@@ -14,12 +15,18 @@ import * as prettier from 'prettier';
 import { parseDeciderCorpus, scoreDecider, formatDeciderScore, type DeciderAnswer } from '../src/testing/decider-corpus.js';
 import { caseExamples } from './decider-model/examples.js';
 import { chooseThresholds, crossValidate, answerWith, pooled } from './decider-model/cross-validate.js';
-import { HYPER_PARAMETERS, train } from './decider-model/train.js';
+import { HYPER_PARAMETERS, train, type HyperParameters } from './decider-model/train.js';
 
 /** The development parts: the only files the classifier is trained or tuned on. */
-const DEV_PARTS = ['blind-dev.jsonl', 'own-dev.jsonl', 'hand-dev.jsonl'] as const;
-/** The pooled out-of-fold false-positive rate the thresholds must keep (the goal is ≤ 0.05; the lexicon alone gives 0.009, and unseen text gives more). */
+const DEV_PARTS = ['blind-dev.jsonl', 'own-dev.jsonl', 'hand-dev.jsonl', 'hand2-dev.jsonl'] as const;
+/**
+ * The pooled out-of-fold false-positive rate the thresholds must keep (the goal is ≤ 0.05, and
+ * unseen text gives more than the development parts): 0.02, or, where the lexicon alone already
+ * gives more on these parts, what it gives plus the most the classifier may add, 0.02 (a safety
+ * sign missed costs more than a person who was not needed: the classifier is mostly a safety net).
+ */
 const MAX_CV_FPR = 0.02;
+const MAX_ADDED_FPR = 0.02;
 
 const args = process.argv.slice(2);
 const arg = (name: string) => {
@@ -28,6 +35,8 @@ const arg = (name: string) => {
 };
 const date = arg('--date') ?? new Date().toISOString().slice(0, 10);
 const folds = Number(arg('--folds') ?? 5);
+const dryRun = args.includes('--dry-run');
+const hyperParameters: HyperParameters = { ...HYPER_PARAMETERS, ...(JSON.parse(arg('--hp') ?? '{}') as Partial<HyperParameters>) };
 const log = (s: string) => process.stderr.write(`${s}\n`);
 
 const byCorpus = DEV_PARTS.map((name) => ({
@@ -36,9 +45,10 @@ const byCorpus = DEV_PARTS.map((name) => ({
 }));
 const cases = byCorpus.flatMap((c) => c.cases);
 
-const trials = crossValidate(cases, HYPER_PARAMETERS, folds, log);
-const chosen = chooseThresholds(trials, MAX_CV_FPR);
+const trials = crossValidate(cases, hyperParameters, folds, log);
 const lexiconAlone = new Map<string, DeciderAnswer>(cases.map((c) => [c.id, answerWith(c, null)]));
+const maxFpr = Math.max(MAX_CV_FPR, pooled(cases, lexiconAlone).falsePositiveRate + MAX_ADDED_FPR);
+const chosen = chooseThresholds(trials, maxFpr);
 const figures = (answers: ReadonlyMap<string, DeciderAnswer>) =>
   byCorpus.map(({ name, cases: part }) => {
     const score = scoreDecider(part, (c) => answers.get(c.id) ?? { error: 'no answer' });
@@ -50,8 +60,17 @@ const lexicon = figures(lexiconAlone);
 log(`chosen thresholds ${JSON.stringify(chosen.thresholds)}, out of fold:`);
 const crossValidated = figures(chosen.answers);
 
+if (dryRun) {
+  log(`pooled FPR allowed ${maxFpr.toFixed(3)}; the grid, pooled out of fold:`);
+  for (const t of trials)
+    log(
+      `  ${JSON.stringify(t.thresholds)} recall ${t.recall.toFixed(3)} safety ${t.safetyRecall.toFixed(3)} FPR ${t.falsePositiveRate.toFixed(3)}`,
+    );
+  log('dry run: nothing written');
+  process.exit(0);
+}
 const examples = cases.flatMap(caseExamples);
-const data = train(examples, HYPER_PARAMETERS, {
+const data = train(examples, hyperParameters, {
   trainedAt: date,
   script: 'scripts/train-decider-model.ts',
   corpora: DEV_PARTS.map((n) => `data/decider/${n}`),
@@ -74,8 +93,8 @@ const report = {
   script: 'scripts/train-decider-model.ts',
   folds,
   foldsBy: 'the canonical text of the clause carrying the label (letters only, first 60 characters)',
-  maxCvFpr: MAX_CV_FPR,
-  hyperParameters: HYPER_PARAMETERS,
+  maxCvFpr: maxFpr,
+  hyperParameters,
   chosen: chosen.thresholds,
   grid: trials.map(({ answers: _answers, ...t }) => t),
   pooledLexiconAlone: pooled(cases, lexiconAlone),

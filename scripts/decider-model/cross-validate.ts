@@ -76,17 +76,18 @@ export function crossValidate(cases: readonly DeciderCase[], hp: HyperParameters
   });
 }
 
+/** What a point of false-positive rate costs in points of recall when settings are compared. */
+export const FPR_WEIGHT = 2;
+
 /**
- * The setting chosen: the highest recall plus safety recall whose false-positive rate stays
- * within `maxFpr`; on a tie the lower safety threshold (safety errs toward a person).
+ * The setting chosen: among those whose false-positive rate stays within `maxFpr`, the highest
+ * recall plus safety recall less `FPR_WEIGHT` times the false-positive rate (a threshold that
+ * buys a little recall with twice as many false positives is not taken); on a tie the lower
+ * safety threshold (safety errs toward a person).
  */
 export function chooseThresholds(trials: readonly Trial[], maxFpr: number): Trial {
   const ok = trials.filter((t) => t.falsePositiveRate <= maxFpr);
   const pool = ok.length > 0 ? ok : trials;
-  return [...pool].sort(
-    (a, b) =>
-      b.recall + b.safetyRecall - (a.recall + a.safetyRecall) ||
-      a.falsePositiveRate - b.falsePositiveRate ||
-      a.thresholds.safety - b.thresholds.safety,
-  )[0]!;
+  const value = (t: Trial) => t.recall + t.safetyRecall - FPR_WEIGHT * t.falsePositiveRate;
+  return [...pool].sort((a, b) => value(b) - value(a) || a.thresholds.safety - b.thresholds.safety)[0]!;
 }

@@ -7,7 +7,7 @@
  */
 import { extractSignals, type Signal } from '../../src/core/index.js';
 import { canonicalize } from '../../src/core/text-canon.js';
-import { fnv1a } from '../../src/core/text-features.js';
+import { fnv1a, lettersOnly } from '../../src/core/text-features.js';
 import { ACCEPT, AGENT_OFFER, normalizeText, splitClauses } from '../../src/core/handoff-lexicon.js';
 import { DecideLineSchema } from '../../src/cli/decide-command.js';
 import type { DeciderCase } from '../../src/testing/decider-corpus.js';
@@ -43,11 +43,7 @@ function signalLabel(s: Signal): { kind: Kind; label: Label } | null {
   return null;
 }
 
-const letters = (s: string) =>
-  s
-    .replace(/[^a-z0-9' ]+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+const letters = lettersOnly;
 
 /** The examples of one case. */
 export function caseExamples(c: DeciderCase): Example[] {
@@ -89,13 +85,18 @@ export function caseExamples(c: DeciderCase): Example[] {
       if (label !== null) out.push({ norm: letters(whole), label, caseId: c.id });
       continue;
     }
+    const fromClauses = new Set<Label>();
     for (const clause of clauses) {
       const at = here.filter((s) => s.offset === clause.start);
       if (at.some((s) => s.kind === 'human_declined')) continue; // a refusal is the scope rules' business
       const labels = at.map(agreed).filter((l): l is Label => l !== null && l !== 'none');
       if (labels.length === 0) out.push({ norm: clause.norm, label: 'none', caseId: c.id });
       for (const label of new Set(labels)) out.push({ norm: clause.norm, label, caseId: c.id });
+      for (const label of labels) fromClauses.add(label);
     }
+    // The whole message as well, as the detector also reads it (a sign spread over sentences):
+    // labelled with what its clauses carry, so a long message of harmless words is seen as such.
+    if (clauses.length > 1 && fromClauses.size <= 1) out.push({ norm: letters(whole), label: [...fromClauses][0] ?? 'none', caseId: c.id });
   }
   // Cross-validation groups by the phrasing that carries the label, so a fragment wrapped in
   // different noise and openings stays in one fold.

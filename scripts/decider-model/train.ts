@@ -26,9 +26,9 @@ export const HYPER_PARAMETERS: HyperParameters = {
   seed: 20261201,
   epochs: 40,
   learningRate: 3,
-  l2: 0.01,
+  l2: 0.003,
   positiveWeight: 1,
-  maxFeatures: 12_000,
+  maxFeatures: 40_000,
   scale: 1000,
 };
 

@@ -13,6 +13,7 @@ import { THING_DIED } from './handoff-topics-lexicon.js';
 import { anchorWord, scoreClause, SAFETY_TOPIC_HEADS, type FiringHead, type HandoffModel } from './handoff-classifier.js';
 import { PAST_HABIT, isCondition, isHypothetical } from './person-request-frames.js';
 import { MEDICAL_HISTORY, MEDICAL_HYPERBOLE } from './safety-lexicon.js';
+import { lettersOnly } from './text-features.js';
 import type { Signal } from './handoff-signals.js';
 
 /** A clause of a customer message with what the lexicon's scope rules read beside it. */
@@ -29,8 +30,23 @@ export const classifierName = (model: HandoffModel): string => `handoff-classifi
 
 type Topic = 'complaint' | 'legal' | 'bereavement';
 
+/**
+ * A person-request score this high is trusted to ask without a request lead before its anchor
+ * ("I'm requesting a human agent", "hand me off to a person", "LIVE AGENT LIVE AGENT"): chosen by
+ * cross-validation on the development parts (0.9, 0.8 and the threshold itself tried; 0.8 added
+ * recall there and no false positive).
+ */
+const CONFIDENT_REQUEST = 0.8;
+// Saying what someone is ("I'm a real person", "are you a real person?") or asking whether anyone
+// can help ("can someone help me?") is no request, however high the score: the lead is still needed.
+const STATES_BEING =
+  /\b(?:(?:i'm|i am|im|you're|you are|are you|am i|is this|is it|it's|this is|is that)\s+(?:a|an|the|not|just|really|actually|even|talking)\b|(?:can|could|will|would) (?:someone|somebody|anyone|anybody)\b)/;
+const UNQUALIFIED_HELPER = /^(?:some|any)\s?(?:one|body)\s+(?:help|assist|tell|explain|answer|show|advise)\b/;
+/** How far one of two neighbouring clauses must lean toward safety before the pair is read as one. */
+const PAIR_LEAN = 0.8;
+
 /** Whether the word the score rests on is in scope: (safety aside) not negated, reported, habitual or hypothetical. */
-function inScope(norm: string, start: number, end: number, head: FiringHead, c: ClauseInContext): boolean {
+function inScope(norm: string, start: number, end: number, head: FiringHead, c: ClauseInContext, score: number): boolean {
   // Safety is scoped as the lexicon scopes it: never negated ("I can't go on" is no denial).
   if (head === 'safety') return true;
   const before = norm.slice(0, start);
@@ -42,7 +58,9 @@ function inScope(norm: string, start: number, end: number, head: FiringHead, c: 
   if (prefixes(before).some(isReportedBefore) || PAST_HABIT.test(before) || isThirdPartySubject(before)) return false;
   if (head === 'person_request') {
     if (c.next !== undefined && REFUSAL.test(c.next)) return false;
-    if (!askedFor(before)) return false;
+    if (!askedFor(before) && (score < CONFIDENT_REQUEST || STATES_BEING.test(before))) return false;
+    // "Can someone help me?": anyone at all to help, as the lexicon reads a bare "someone" — not a person rather than the agent.
+    if (UNQUALIFIED_HELPER.test(norm.slice(start))) return false;
     const afterCondition = c.prev !== undefined && isCondition(c.prev);
     if (isHypothetical(norm, start, end, afterCondition) || isHypothetical(norm, norm.length, norm.length, afterCondition)) return false;
   }
@@ -74,6 +92,7 @@ export function classifierSignals(
   clauses: readonly ClauseInContext[],
   index: number,
   found: readonly Signal[],
+  message?: { text: string; canonical: string },
 ): Signal[] {
   const lexicon = {
     safety: found.some((s) => s.kind === 'safety'),
@@ -93,7 +112,7 @@ export function classifierSignals(
     const at = (head: FiringHead) => ({ evidence: text, index, offset: start, classifier: { model: name, head, score: round(p[head]) } });
     const ok = (head: FiringHead) => {
       const w = anchorWord(model, scores.features, head);
-      return w !== undefined && inScope(norm, w.start, w.start + w.word.length, head, c);
+      return w !== undefined && inScope(norm, w.start, w.start + w.word.length, head, c, p[head]);
     };
     if (!lexicon.safety && !lexicon.bereaved && !fired.safety && p.safety >= thresholds.safety && ok('safety')) {
       const topic = SAFETY_TOPIC_HEADS.reduce((a, b) => (p[b] > p[a] ? b : a));
@@ -114,6 +133,32 @@ export function classifierSignals(
           fired.topics.add(topic);
         }
       }
+    }
+  }
+  // A warning sign spread over two sentences ("I've been saving my tablets. I have enough now.")
+  // is read on each pair of neighbouring clauses too, as the model was also trained on messages
+  // whose sign no single clause carried — where one of the two already leans that way (PAIR_LEAN
+  // of the threshold). Pairs, not the whole message: a long message's many harmless words add up to noise.
+  if (message !== undefined && !lexicon.safety && !lexicon.bereaved && !fired.safety) {
+    for (let k = 0; k + 1 < clauses.length; k++) {
+      const first = clauses[k]!.clause;
+      const second = clauses[k + 1]!.clause;
+      const lean = Math.max(scoreClause(model, first.norm).probability.safety, scoreClause(model, second.norm).probability.safety);
+      if (lean < thresholds.safety * PAIR_LEAN) continue;
+      const norm = lettersOnly(`${first.norm} ${second.norm}`);
+      const p = scoreClause(model, norm).probability;
+      const topic = SAFETY_TOPIC_HEADS.reduce((x, y) => (p[y] > p[x] ? y : x));
+      if (p.safety < thresholds.safety || (topic === 'medical' && (MEDICAL_HYPERBOLE.test(norm) || MEDICAL_HISTORY.test(norm)))) continue;
+      const evidence = message.text.slice(first.start, second.start + second.text.length);
+      out.push({
+        kind: 'safety',
+        topic,
+        evidence,
+        index,
+        offset: first.start,
+        classifier: { model: name, head: 'safety', score: round(p.safety) },
+      });
+      break;
     }
   }
   return out;

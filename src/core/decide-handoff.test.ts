@@ -365,6 +365,55 @@ const table: Record<string, Row[]> = {
     ],
     ['asked again after refusing', [c("don't transfer me"), a('Okay.'), c('actually, get me a manager')], 'customer_request'],
   ],
+  'after the wait is stated': [
+    [
+      'wait refused, help taken',
+      [
+        c('real person please'),
+        a('Of course. The wait is about a 50-minute one right now. Shall I try first?'),
+        c("I don't have 50 minutes, you try"),
+      ],
+      null,
+    ],
+    ['no way', [c('get me a human'), a('Sure, it is around 2 hours today.'), c('2 hours? no way. what is my balance then')], null],
+    [
+      'resigned, goes on',
+      [c('operator'), a('The queue is about 30 minutes. I can look at it now if you like.'), c('ugh fine. my bill is too high')],
+      null,
+    ],
+    [
+      'still wanted beside thanks',
+      [c('a person please'), a('The wait is around an hour; I can help now.'), c("no thanks, I'd still like the person")],
+      'customer_request',
+    ],
+    [
+      'keeps the place',
+      [c('human'), a('About 40 minutes. Want me to have a go meanwhile?'), c('you can try but keep my place in the queue')],
+      'customer_request',
+    ],
+    [
+      'accepts the transfer offered',
+      [c('transfer me'), a('I can transfer you. The wait is 15 minutes. Shall I go ahead?'), c('yes go ahead')],
+      'customer_request',
+    ],
+    [
+      'the need has gone',
+      [c('someone from billing'), a('Billing is about 25 minutes away.'), c("don't worry about the person, I've sorted it")],
+      null,
+    ],
+  ],
+  'put off, or only asked about': [
+    ['tentative', 'If you cannot explain this fee I might ask for a supervisor. What is the fee?', null],
+    ['at any point', 'can I get a human at any point in this chat? good. what is my due date', null],
+    ['for now', 'Can I talk to a person later on if I need to? For now I only want my balance.', null],
+    ['what would happen', 'what would happen if I asked for a manager? just curious', null],
+    ['worst case', "worst case I'll ask for an agent, but first: why did my bill go up", null],
+  ],
+  'the classifier, confident without a lead': [
+    ['requesting', "I'm requesting a human representative.", 'customer_request'],
+    ['saying what someone is', "I'm a genuine human, not a bot", null],
+    ['anyone to help', 'Could anyone help me with this?', null],
+  ],
   'case and punctuation': [
     ['upper', 'LET ME SPEAK TO A HUMAN', 'customer_request'],
     ['exclaimed', 'let me speak to a human!!!', 'customer_request'],

@@ -73,9 +73,14 @@ describe('the shipped model', () => {
     const model = loadHandoffModel(HANDOFF_MODEL_DATA);
     const p = model.data.provenance;
     expect(model.weights.size).toBe(p.features);
-    expect(p.features).toBeLessThanOrEqual(20_000);
+    expect(p.features).toBeLessThanOrEqual(40_000);
     expect(p.script).toBe('scripts/train-decider-model.ts');
-    expect(p.corpora).toEqual(['data/decider/blind-dev.jsonl', 'data/decider/own-dev.jsonl', 'data/decider/hand-dev.jsonl']);
+    expect(p.corpora).toEqual([
+      'data/decider/blind-dev.jsonl',
+      'data/decider/own-dev.jsonl',
+      'data/decider/hand-dev.jsonl',
+      'data/decider/hand2-dev.jsonl',
+    ]);
     expect(p.corpora.some((c) => /holdout/.test(c))).toBe(false);
     const cv = JSON.parse(readFileSync(new URL('../../data/decider/classifier-cv.json', import.meta.url), 'utf8')) as {
       trainedAt: string;
@@ -145,5 +150,22 @@ describe('the classifier behind the lexicon', () => {
     const d = decide('can I talk to a human?');
     expect(d.reason).toBe('customer_request');
     expect(d.signals.every((s) => !('classifier' in s) || s.classifier === undefined)).toBe(true);
+  });
+});
+
+describe('a safety sign spread over two clauses', () => {
+  const text = 'I have been putting my sleeping tablets aside all month. Tonight there are enough.';
+
+  it('fires on the pair though neither clause reaches the threshold alone', () => {
+    const model = defaultHandoffModel();
+    const clauses = ['i have been putting my sleeping tablets aside all month', 'tonight there are enough'];
+    for (const clause of clauses) expect(scoreClause(model, clause).probability.safety).toBeLessThan(model.data.thresholds.safety);
+    const d = decide(text);
+    expect(d.reason).toBe('safety');
+    expect(d.evidence).toBe('I have been putting my sleeping tablets aside all month. Tonight there are enough');
+  });
+
+  it('does not join a harmless clause to a harmless clause', () => {
+    expect(decide('I have been putting my receipts aside all month. Tonight there are enough for the claim.').handoff).toBe(false);
   });
 });

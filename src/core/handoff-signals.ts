@@ -23,7 +23,7 @@ import { classifierSignals } from './classifier-signals.js';
 import { defaultHandoffModel } from './handoff-model.js';
 import type { HandoffModel } from './handoff-classifier.js';
 import { toolSignals } from './tool-signals.js';
-import { AGENT_ALTERNATIVE, KEEP_WAITING, SELF_WITHDRAW, TAKE_HELP, UNREALISED_REQUEST, WITHDRAW } from './withdrawal.js';
+import { AGENT_ALTERNATIVE, KEEP_WAITING, SELF_WITHDRAW, STILL_WANTED, TAKE_HELP, UNREALISED_REQUEST, WITHDRAW } from './withdrawal.js';
 import { AGENT_FALLBACK, createIntentLog, intentVector, type IntentVector } from './intent-similarity.js';
 import { MEDICAL_HISTORY, MEDICAL_HYPERBOLE, SAFETY_FAMILIES } from './safety-lexicon.js';
 import { canonicalize } from './text-canon.js';
@@ -214,7 +214,10 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
     const clauses = splitClauses(item.text);
     const whole = canonicalize(normalizeText(item.text)).trim();
     // A withdrawal: an open request called off, or the agent's help taken after it offered it.
-    const withdrawn = requestOpen && (WITHDRAW.test(whole) || (alternativePending && TAKE_HELP.test(whole)));
+    // Taking the help counts unless the reply keeps the request in so many words, or accepts the
+    // agent's offer of a person ("Shall I go ahead?" "yes go ahead").
+    const tookHelp = alternativePending && TAKE_HELP.test(whole) && !STILL_WANTED.test(whole) && !(offerPending && ACCEPT.test(whole));
+    const withdrawn = requestOpen && (WITHDRAW.test(whole) || tookHelp);
     if (withdrawn) found.push({ kind: 'human_declined', evidence: item.text.trim(), index, offset: 0 });
     else if (offerPending) {
       if (ACCEPT.test(whole)) found.push({ kind: 'human_request', evidence: item.text.trim(), index, offset: 0 });
@@ -260,7 +263,7 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
         next: clauses[k + 1]?.norm,
         prev: sameSentence(item.text, clauses[k - 1], clause),
       }));
-      found.push(...classifierSignals(model, inContext, index, found));
+      found.push(...classifierSignals(model, inContext, index, found, { text: item.text.trim(), canonical: whole }));
     }
     // A death mentioned about the customer's own account is not a bereavement case.
     if (OWN_MATTER.test(whole) && !THEIR_MATTER.test(whole)) {

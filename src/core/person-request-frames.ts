@@ -262,6 +262,13 @@ const IF_AFTER = /^[^.?!]{0,40}?\bif (?:the|it|this|that|my|you|things|i)\b/;
 const POLITE_IF =
   /\bif (?:that's|that is|it's|it is) (?:ok|okay|alright|possible|fine|all right)|\bif possible\b|\bif you (?:can|could|don't mind|would|please|are able)\b|\bif (?:there is|there's) (?:one|someone|anyone)\b|\bif you (?:can't|cannot|are unable|aren't able|won't)\b|\bif i (?:could|can|may|might) (?:speak|talk|get|have|be put|be transferred)\b/;
 
+const TENTATIVE =
+  /\b(?:i|we) (?:might|may)(?: (?:well|just|end up|have to|need to|want to|decide to))? (?:ask|want|need|request|demand|go for|call|ring|talk|speak|get)\b|\b(?:worst case|if it comes to (?:that|it)|if need be|if needed|if necessary|if all else fails)\b[^.?!]{0,20}\b(?:i'll|i will|i'd|i would|i can|i could)\b|\bwere i to\b/;
+// Questions about the option itself, not a use of it: "could I ask for a human at any point?",
+// "what would happen if I asked for a human?", "is there any point asking for a human".
+const ABOUT_THE_OPTION =
+  /\bat any (?:point|time|stage)\b|\bwhat (?:would|will|happens?|happened) (?:happen )?if i\b|\bis there (?:any )?point (?:in )?(?:asking|speaking|talking|getting)\b|\bin theory\b|\bhypothetically\b/;
+
 /** "I used to speak with an agent every month": a habit of the past asks for nothing now. */
 export const PAST_HABIT = /\b(?:used to|would always|every time i|each time i|whenever i)\b/;
 
@@ -274,12 +281,15 @@ export const PAST_HABIT = /\b(?:used to|would always|every time i|each time i|wh
 export function isHypothetical(norm: string, index: number, end: number, afterCondition = false): boolean {
   const before = norm.slice(0, index);
   const after = norm.slice(end);
+  // "I might ask for a human", "worst case I'll ask for a manager", "were I to ask for one":
+  // a possibility the customer keeps open, whatever the condition.
+  if (TENTATIVE.test(norm.slice(0, end)) || ABOUT_THE_OPTION.test(norm)) return true;
   if (POLITE_IF.test(norm)) return false;
   // "If it comes to that, I'll request a callback": the condition sits in the clause before.
   if (afterCondition && (OWN_MODAL.test(before) || /^then\b/.test(before))) return true;
   if (CONDITION.test(before) && (OWN_MODAL.test(before) || /\b(?:ever|need|needed|want|wanted)\b/.test(before))) return true;
   if (/^(?:(?:and|so|but|ok|well)\s+)*(?:should (?:i|we)|suppose|supposing|maybe later|later on)\b/.test(before)) return true;
-  if (LATER.test(after) && /\b(?:may|might|can i|could i|will|'ll)\b/.test(before)) return true;
+  if (LATER.test(after) && /\b(?:may|might|can i|could i|will|'ll|possible|able to|allowed)\b/.test(before)) return true;
   // "Would I be able to speak to someone if the refund fails?" asks about a later case.
   return IF_AFTER.test(after) && /\b(?:would|could|will) (?:i|we)\b/.test(before);
 }

@@ -5,6 +5,13 @@
  * Pure and deterministic: the same text gives the same features on every machine.
  */
 
+/** A canonical text with everything but letters, digits, apostrophes and single spaces removed: how a whole message is scored. */
+export const lettersOnly = (s: string): string =>
+  s
+    .replace(/[^a-z0-9' ]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+
 /** The number of hash buckets: 2^18. A model's buckets are indices below this. */
 export const FEATURE_BUCKETS = 1 << 18;
 
