@@ -135,9 +135,20 @@ export function registerConversationRoutes(app: FastifyInstance, service: Conver
       const query = parseInput(CustomerFeedQuerySchema, request.query, 'query');
       const after = parseCursor(query.after);
       if (after === null) throw new HttpError(400, 'invalid_request', 'query.after: a cursor is the `cursor` a previous answer gave');
+      // A client that goes away ends the wait; once answered, the close of the request aborts nothing.
       const closed = new AbortController();
-      request.raw.once('close', () => closed.abort());
-      return service.customerFeed(id, { after, limit: query.limit, waitMs: Math.min(query.waitMs, MAX_WAIT_MS), signal: closed.signal });
+      const onClose = () => closed.abort();
+      request.raw.once('close', onClose);
+      try {
+        return await service.customerFeed(id, {
+          after,
+          limit: query.limit,
+          waitMs: Math.min(query.waitMs, MAX_WAIT_MS),
+          signal: closed.signal,
+        });
+      } finally {
+        request.raw.off('close', onClose);
+      }
     },
   );
 }

@@ -12,9 +12,31 @@ const sessionOf = (r: SessionRow): StaffSession => ({
 });
 const accountOf = (doc: string): StaffAccount => StaffAccountSchema.parse(JSON.parse(doc));
 
+/**
+ * Customer token hashes already read. A conversation's hash never changes once set (the table
+ * takes one insert per conversation and nothing updates or deletes it), so a hash found once,
+ * by any process, is the answer for good: every customer request after the first skips the
+ * look-up. Only found hashes are remembered; bounded (past the cap it starts again, which costs
+ * one look-up each).
+ */
+class KnownTokenHashes {
+  static readonly MAX = 100_000;
+  readonly #hashes = new Map<ConversationId, string>();
+  get(conversationId: ConversationId): string | undefined {
+    return this.#hashes.get(conversationId);
+  }
+  remember(conversationId: ConversationId, hash: string | null): string | null {
+    if (hash === null) return null;
+    if (this.#hashes.size >= KnownTokenHashes.MAX) this.#hashes.clear();
+    this.#hashes.set(conversationId, hash);
+    return hash;
+  }
+}
+
 /** The Directory in the SQLite file of a `SqliteStore` (tables of migration 2). */
 export class SqliteDirectory implements Directory {
   readonly #stmt;
+  readonly #tokens = new KnownTokenHashes();
   constructor(db: Database.Database) {
     this.#stmt = {
       addStaff: db.prepare('INSERT INTO staff (id, email, doc) VALUES (?, ?, ?) ON CONFLICT (email) DO NOTHING'),
@@ -57,12 +79,15 @@ export class SqliteDirectory implements Directory {
     this.#stmt.setToken.run(conversationId, tokenHash);
   }
   async customerTokenHash(conversationId: ConversationId): Promise<string | null> {
-    return this.#stmt.token.get(conversationId)?.token_hash ?? null;
+    return (
+      this.#tokens.get(conversationId) ?? this.#tokens.remember(conversationId, this.#stmt.token.get(conversationId)?.token_hash ?? null)
+    );
   }
 }
 
 /** The Directory in the database of a `PostgresStore` (tables of migration 2). */
 export class PostgresDirectory implements Directory {
+  readonly #tokens = new KnownTokenHashes();
   constructor(readonly pool: pg.Pool) {}
   async addStaff(account: StaffAccount): Promise<'added' | 'email_taken'> {
     const { rowCount } = await this.pool.query('INSERT INTO staff (id, email, doc) VALUES ($1, $2, $3) ON CONFLICT (email) DO NOTHING', [
@@ -105,9 +130,11 @@ export class PostgresDirectory implements Directory {
     await this.pool.query('INSERT INTO customer_tokens (conversation_id, token_hash) VALUES ($1, $2)', [conversationId, tokenHash]);
   }
   async customerTokenHash(conversationId: ConversationId): Promise<string | null> {
+    const known = this.#tokens.get(conversationId);
+    if (known !== undefined) return known;
     const { rows } = await this.pool.query<{ token_hash: string }>('SELECT token_hash FROM customer_tokens WHERE conversation_id = $1', [
       conversationId,
     ]);
-    return rows[0]?.token_hash ?? null;
+    return this.#tokens.remember(conversationId, rows[0]?.token_hash ?? null);
   }
 }

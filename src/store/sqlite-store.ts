@@ -23,7 +23,7 @@ import {
   type EventRow,
 } from './rows.js';
 import { assertRecords } from './records.js';
-import { retryWhileBusy } from './store-busy.js';
+import { isSqliteBusy, retryWhileBusy } from './store-busy.js';
 import { assertStorable } from './unstorable-text.js';
 import type {
   ClaimPlanner,
@@ -52,6 +52,15 @@ export interface SqliteStoreOptions {
   busyTimeoutMs?: number;
 }
 
+/** A write waiting for the next group commit, and how to tell its caller. */
+interface QueuedWrite {
+  work: () => unknown;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+type WriteOutcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
 type OwnerRow = { state: Conversation['state']; owner_type: Owner['type']; owner_id: string | null };
 
 const ownerOf = (row: OwnerRow) => ({
@@ -65,6 +74,12 @@ const ownerOf = (row: OwnerRow) => ({
  * that finds the lock taken is tried again on a timer (`retryWhileBusy`) up to `busyTimeoutMs`:
  * SQLite's `busy_timeout` is 0 once the store is open, because better-sqlite3 is synchronous and
  * SQLite's own wait would block the whole process (docs/decisions/0011-sqlite-writers-wait-off-the-loop.md).
+ *
+ * Writes are committed in groups: the writes asked for in one turn of the event loop run, in the
+ * order asked, each in a savepoint of one transaction, and one commit (one wait for the disk)
+ * makes them all durable; each caller is answered after that commit, with its own result or its
+ * own error (a failed write rolls back to its savepoint and leaves the others' alone).
+ * docs/decisions/0035-sqlite-group-commit.md.
  */
 export class SqliteStore implements Store {
   readonly kind = 'sqlite' as const;
@@ -72,6 +87,12 @@ export class SqliteStore implements Store {
   readonly #stmt;
   readonly #tx;
   readonly #busyTimeoutMs: number;
+  /** Runs a group of writes, each in its savepoint, in one `BEGIN IMMEDIATE` … `COMMIT`. */
+  readonly #group: Database.Transaction<(writes: readonly QueuedWrite[]) => WriteOutcome[]>;
+  /** Writes waiting for the next group commit. */
+  #queue: QueuedWrite[] = [];
+  /** The group commit under way or scheduled (null: none). */
+  #committing: Promise<void> | null = null;
   /** How long a write waits for another process's lock (ms). */
   readonly busyTimeoutMs: number;
 
@@ -174,38 +195,78 @@ export class SqliteStore implements Store {
         return planned ? cas(conversation.id, conversation.version, planned.next, planned.events) : null;
       }),
     };
+    this.#group = db.transaction((writes: readonly QueuedWrite[]): WriteOutcome[] =>
+      writes.map((write): WriteOutcome => {
+        try {
+          // Inside the group's transaction, each write's own transaction function is a savepoint.
+          return { ok: true, value: write.work() };
+        } catch (error) {
+          // Another process's lock (the group is tried again as a whole), or an error after which
+          // SQLite rolled the whole transaction back (every write of the group failed): rethrown.
+          if (isSqliteBusy(error) || !db.inTransaction) throw error;
+          return { ok: false, error };
+        }
+      }),
+    );
   }
 
-  /** Runs one statement or transaction, trying again while another process holds the lock. */
+  /** Runs one read, trying again while another process holds the lock. */
   #run<T>(work: () => T): T | Promise<T> {
     return retryWhileBusy(work, { timeoutMs: this.#busyTimeoutMs });
   }
 
+  /**
+   * Queues one write (a transaction function) for the next group commit; resolves once it is
+   * committed, with what it returned.
+   */
+  #write<T>(work: () => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.#queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      this.#committing ??= new Promise<void>((done) => setImmediate(() => void this.#commitQueued().finally(done)));
+    });
+  }
+
+  /** Commits every queued write in one transaction (and then the ones queued meanwhile, in order). */
+  async #commitQueued(): Promise<void> {
+    while (this.#queue.length > 0) {
+      const writes = this.#queue;
+      this.#queue = [];
+      try {
+        const outcomes = await retryWhileBusy(() => this.#group.immediate(writes), { timeoutMs: this.#busyTimeoutMs });
+        outcomes.forEach((outcome, i) => (outcome.ok ? writes[i]!.resolve(outcome.value) : writes[i]!.reject(outcome.error)));
+      } catch (error) {
+        // Nothing of the group was written (busy past the bound, a failed commit, a rolled-back transaction).
+        for (const write of writes) write.reject(error);
+      }
+    }
+    this.#committing = null;
+  }
+
   async createConversation(conversation: Conversation, created: NewEvent): Promise<StoredEvent> {
     assertStorable({ conversation, created });
-    return this.#run(() => this.#tx.create.immediate(conversation, created));
+    return this.#write(() => this.#tx.create(conversation, created));
   }
 
   async appendInbound(message: Message, eventId: EventId): Promise<InboundResult> {
     assertStorable({ message });
-    return this.#run(() => this.#tx.inbound.immediate(message, eventId));
+    return this.#write(() => this.#tx.inbound(message, eventId));
   }
 
   async transition(input: TransitionInput): Promise<TransitionResult> {
     assertStorable({ next: input.next, events: input.events });
-    return this.#run(() => this.#tx.transition.immediate(input));
+    return this.#write(() => this.#tx.transition(input));
   }
 
   async appendOutbound(message: Message, eventId: EventId, records: NewEvent[] = []): Promise<OutboundResult> {
     assertRecords(records);
     assertStorable({ message, records });
-    return this.#run(() => this.#tx.outbound.immediate(message, eventId, records));
+    return this.#write(() => this.#tx.outbound(message, eventId, records));
   }
 
   async appendRecords(conversationId: ConversationId, entries: NewEvent[]): Promise<StoredEvent[] | 'not_found'> {
     assertRecords(entries);
     assertStorable({ entries });
-    return this.#run(() => this.#tx.records.immediate(conversationId, entries));
+    return this.#write(() => this.#tx.records(conversationId, entries));
   }
 
   async getConversation(id: ConversationId): Promise<Conversation | null> {
@@ -246,10 +307,12 @@ export class SqliteStore implements Store {
   }
 
   async claimOldestQueued(queue: QueueId, planner: ClaimPlanner): Promise<TransitionResult | null> {
-    return this.#run(() => this.#tx.claim.immediate(queue, planner));
+    return this.#write(() => this.#tx.claim(queue, planner));
   }
 
   async close(): Promise<void> {
+    // Writes already asked for are committed (or fail) before the file closes.
+    while (this.#committing) await this.#committing;
     if (this.db.open) this.db.close();
   }
 }

@@ -213,9 +213,11 @@ export async function runProcessRace(options: ProcessRaceOptions): Promise<Proce
       const batchStart = done;
       for (const { op, worker } of ops) workers[worker]!.send(op);
       const finished = () => workers.every((w) => w.pending.size === 0);
-      while (!finished()) {
-        const dueKill = killAt.length > 0 && done - batchStart >= killAt[0]!;
-        if (dueKill) {
+      const killDue = () => killAt.length > 0 && done - batchStart >= killAt[0]!;
+      // A kill whose point has passed is carried out even when the acknowledgements that passed it
+      // also finished the batch (a worker acknowledges the operations of one commit together).
+      while (!finished() || killDue()) {
+        if (killDue()) {
           killAt.shift();
           const w = victims.shift()!;
           const left = await workers[w]!.kill();
