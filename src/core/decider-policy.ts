@@ -22,6 +22,12 @@ const DeciderPolicyObject = z.strictObject({
    * name does not start with a read verb (`get_`, `find_`, `calculate_`, … see `tool-kind.ts`).
    */
   writeTools: z.array(z.string().min(1)).default([]),
+  /**
+   * Tools that only read. With both lists given (a domain's policy), a tool in neither — one the
+   * domain does not have — is judged by its name, as when no list is given; with only
+   * `writeTools`, that list is the whole truth.
+   */
+  readTools: z.array(z.string().min(1)).default([]),
   /** Consecutive failed tool calls that hand off; a successful call starts the count again. */
   toolFailureLimit: z.number().int().positive().default(3),
   /** How many times the customer states the same intent before `loop_detected`. */

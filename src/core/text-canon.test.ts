@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalize, withinOneEdit } from './text-canon.js';
-import { looksLikeWrite } from './tool-kind.js';
+import { isWriteTool, looksLikeWrite } from './tool-kind.js';
 import { parseAmount } from './tool-signals.js';
 
 describe('withinOneEdit', () => {
@@ -64,6 +64,16 @@ describe('tool kinds and amounts', () => {
       false,
     ]);
     expect(['issue_refund', 'refundCharge', 'apply_credit', 'cancel_subscription'].map(looksLikeWrite)).toEqual([true, true, true, true]);
+  });
+
+  it('with both lists, judges a tool in neither by its name; with write tools only, trusts that list', () => {
+    const writes = ['refund_charge'];
+    const reads = ['get_charges', 'send_verification_code'];
+    expect(
+      ['refund_charge', 'send_verification_code', 'issue_refund', 'get_refund_quote'].map((n) => isWriteTool(n, writes, reads)),
+    ).toEqual([true, false, true, false]);
+    expect(['refund_charge', 'issue_refund'].map((n) => isWriteTool(n, writes))).toEqual([true, false]);
+    expect(['issue_refund', 'get_charges'].map((n) => isWriteTool(n, []))).toEqual([true, false]);
   });
 
   it('reads amounts in either decimal convention', () => {

@@ -26,7 +26,13 @@ function leadingVerb(name: string): string {
 /** A guess from the name alone: a tool whose name starts with a read verb does not write. */
 export const looksLikeWrite = (name: string): boolean => !READ_VERBS.has(leadingVerb(name));
 
-/** Whether a call of `name` counts as a write: the listed write tools when there are any, else {@link looksLikeWrite}. */
-export function isWriteTool(name: string, writeTools: readonly string[]): boolean {
-  return writeTools.length > 0 ? writeTools.includes(name) : looksLikeWrite(name);
+/**
+ * Whether a call of `name` counts as a write: a listed write tool does, a listed read tool does
+ * not; a tool in neither list is judged by {@link looksLikeWrite} — unless only write tools are
+ * listed, which then are the only writes.
+ */
+export function isWriteTool(name: string, writeTools: readonly string[], readTools: readonly string[] = []): boolean {
+  if (writeTools.includes(name)) return true;
+  if (readTools.includes(name)) return false;
+  return writeTools.length > 0 && readTools.length === 0 ? false : looksLikeWrite(name);
 }

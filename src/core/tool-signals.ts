@@ -45,7 +45,7 @@ export function toolSignals(item: ToolItem, index: number, policy: DeciderPolicy
   }
   const raw = item.arguments[policy.amountArgument];
   const amount = parseAmount(raw);
-  if (amount !== undefined && isWriteTool(item.name, policy.writeTools)) {
+  if (amount !== undefined && isWriteTool(item.name, policy.writeTools, policy.readTools)) {
     out.push({
       kind: 'write_amount',
       tool: item.name,

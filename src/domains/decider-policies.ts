@@ -17,6 +17,7 @@ export function tau2DeciderPolicy<Db>(toolset: Toolset<Db>): DeciderPolicy {
   return DeciderPolicySchema.parse({
     defaultTarget: TAU2_HUMAN_QUEUE_ID,
     writeTools: [...toolset.tools.values()].filter((t) => t.kind === 'write').map((t) => t.name),
+    readTools: [...toolset.tools.values()].filter((t) => t.kind !== 'write').map((t) => t.name),
   });
 }
 

@@ -34,6 +34,7 @@ export const BILLING_DECIDER_POLICY: DeciderPolicy = DeciderPolicySchema.parse({
   autonomousLimit: AUTONOMOUS_REFUND_LIMIT_CENTS / 100,
   amountArgument: 'amount',
   writeTools: [...BILLING_TOOLSET.tools.values()].filter((t) => t.kind === 'write').map((t) => t.name),
+  readTools: [...BILLING_TOOLSET.tools.values()].filter((t) => t.kind !== 'write').map((t) => t.name),
   targets: { customer_request: 'queue_billing', value_threshold: 'queue_billing', no_capability: 'queue_billing' },
   topicTargets: { complaint: 'queue_complaints', bereavement: 'queue_bereavement', legal: 'queue_legal' },
   defaultTarget: 'queue_billing',
