@@ -402,6 +402,30 @@ const table: Record<string, Row[]> = {
       null,
     ],
   ],
+  'an agent reply that answers nothing': [
+    [
+      'paraphrased three times past off-topic replies',
+      [
+        c('Is there a charge for leaving early?'),
+        a('We would hate to lose you!'),
+        c('How much would it cost to end my contract right now?'),
+        a('Have you seen our loyalty deals?'),
+        c('What is the early termination fee on my account?'),
+      ],
+      'loop_detected',
+    ],
+    [
+      'an apology engages',
+      [
+        c('my refund has not arrived'),
+        a("I'm sorry about the wait."),
+        c('the refund for the returned router, it is not in my account'),
+        a('I understand how frustrating that is.'),
+        c('i just want to know where the money went'),
+      ],
+      null,
+    ],
+  ],
   'put off, or only asked about': [
     ['tentative', 'If you cannot explain this fee I might ask for a supervisor. What is the fee?', null],
     ['at any point', 'can I get a human at any point in this chat? good. what is my due date', null],

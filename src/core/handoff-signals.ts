@@ -24,7 +24,12 @@ import { defaultHandoffModel } from './handoff-model.js';
 import type { HandoffModel } from './handoff-classifier.js';
 import { toolSignals } from './tool-signals.js';
 import { AGENT_ALTERNATIVE, KEEP_WAITING, SELF_WITHDRAW, STILL_WANTED, TAKE_HELP, UNREALISED_REQUEST, WITHDRAW } from './withdrawal.js';
-import { AGENT_FALLBACK, createIntentLog, intentVector, type IntentVector } from './intent-similarity.js';
+import { AGENT_FALLBACK, createIntentLog, intentSimilarity, intentVector, type IntentVector } from './intent-similarity.js';
+/** An agent reply this far from what the customer asked (intent cosine) answered nothing. */
+const NON_ANSWER = 0.15;
+// An apology, an acknowledgement or an announced action engages with the customer, whatever its words.
+const ENGAGES =
+  /\b(?:sorry|apologi[sz]e|understand|let me|i'll|i will|i'm going to|one moment|checking|looking into|i can see|i see|i've|i have|done|updated|sent|cancelled|canceled|refunded|applied|booked)\b/;
 import { MEDICAL_HISTORY, MEDICAL_HYPERBOLE, SAFETY_FAMILIES } from './safety-lexicon.js';
 import { canonicalize } from './text-canon.js';
 import type { TranscriptItem } from './transcript.js';
@@ -180,9 +185,12 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
   let requestOpen = false;
   // What the agent just asked about: a reply that echoes the question answers it, it does not restate.
   let asked: Asked = NOTHING_ASKED;
+  // What the customer last asked for, until a tool runs: an agent reply that shares nothing with it answered nothing.
+  let lastAsk: IntentVector | null = null;
   items.forEach((item, index) => {
     if (item.role === 'tool') {
       signals.push(...toolSignals(item, index, policy));
+      lastAsk = null;
       return;
     }
     if (item.role !== 'customer') {
@@ -190,7 +198,15 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
         const norm = canonicalize(normalizeText(item.text));
         offerPending = AGENT_OFFER.test(norm);
         alternativePending = AGENT_ALTERNATIVE.test(norm);
-        fallbackPending = AGENT_FALLBACK.test(norm);
+        const vector = intentVector(norm);
+        // A reply that states something unrelated to what was asked ("Cloud storage keeps your photos safe!") is a fallback too.
+        fallbackPending =
+          AGENT_FALLBACK.test(norm) ||
+          (lastAsk !== null &&
+            lastAsk.size > 0 &&
+            !norm.includes('?') &&
+            !ENGAGES.test(norm) &&
+            intentSimilarity(vector, lastAsk) < NON_ANSWER);
         // A fallback ("can you try asking in a different way?") asks about nothing in particular.
         asked =
           norm.includes('?') && !fallbackPending
@@ -304,6 +320,7 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
     }
     asked = NOTHING_ASKED;
     fallbackPending = false;
+    lastAsk = intentVector(whole);
     for (const f of found) {
       if (f.kind === 'human_request') requestOpen = true;
       else if (f.kind === 'human_declined' && !found.some((r) => r.kind === 'human_request' && r.offset >= f.offset)) requestOpen = false;
