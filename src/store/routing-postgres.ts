@@ -12,6 +12,15 @@
  * they save round trips.
  */
 
+/** The columns of a waiting request that a dispatch reads: what it chooses by, and what it reports. */
+export const CANDIDATE_COLUMNS = 'id, conversation_id, seq, channel, skills, priority, enqueued_at, queue, excluded';
+
+/** The candidate columns of the table aliased `alias`. */
+const qualified = (alias: string) =>
+  CANDIDATE_COLUMNS.split(', ')
+    .map((c) => `${alias}.${c}`)
+    .join(', ');
+
 /** A page size as SQL text: a positive integer from the code, never from a caller. */
 function limit(pageSize: number): string {
   if (!Number.isInteger(pageSize) || pageSize < 1) throw new Error(`routing: a page of ${pageSize} requests`);
@@ -31,7 +40,7 @@ function limit(pageSize: number): string {
  * others with room, read `SKIP LOCKED`), and the request waiting again — returned on its own, for
  * the caller to place in the page in dispatch order, since the page was read without it.
  *
- * Returns the offer's row as it was when locked; how many rows each change touched (all 1, or
+ * Returns the offer's row as it was when locked (as JSON); how many rows each change touched (all 1, or
  * all 0 when it was not a plain decline: the caller then decides on the row, still locked, as for
  * any other answer, and no candidate was read); the people, the page and the request as JSON.
  *
@@ -55,7 +64,7 @@ export const declineAndRead = (pageSize: number) => `WITH o AS MATERIALIZED (
     UPDATE routing_requests q SET status = 'waiting', reservation_id = NULL, staff_id = NULL,
       excluded = CASE WHEN q.excluded::jsonb @> jsonb_build_array(plain.res_staff_id) THEN q.excluded
                       ELSE (q.excluded::jsonb || jsonb_build_array(plain.res_staff_id))::text END
-    FROM plain WHERE q.id = plain.id RETURNING q.*),
+    FROM plain WHERE q.id = plain.id RETURNING ${qualified('q')}),
   others AS MATERIALIZED (
     SELECT * FROM routing_staff WHERE presence = 'available' AND used < capacity AND used + ? <= capacity
       AND EXISTS (SELECT 1 FROM plain) AND staff_id <> (SELECT res_staff_id FROM plain)
@@ -63,9 +72,9 @@ export const declineAndRead = (pageSize: number) => `WITH o AS MATERIALIZED (
   people AS MATERIALIZED (
     SELECT * FROM freed WHERE presence = 'available' AND used + ? <= capacity UNION ALL SELECT * FROM others),
   page AS MATERIALIZED (
-    SELECT * FROM routing_requests WHERE status = 'waiting' AND EXISTS (SELECT 1 FROM people)
+    SELECT ${CANDIDATE_COLUMNS} FROM routing_requests WHERE status = 'waiting' AND EXISTS (SELECT 1 FROM people)
     ORDER BY priority DESC, enqueued_at, seq LIMIT ${limit(pageSize)} FOR UPDATE SKIP LOCKED)
-SELECT o.*, (SELECT count(*) FROM answered)::int AS answered_n, (SELECT count(*) FROM freed)::int AS freed_n,
+SELECT row_to_json(o)::text AS offer, (SELECT count(*) FROM answered)::int AS answered_n, (SELECT count(*) FROM freed)::int AS freed_n,
   (SELECT count(*) FROM waits)::int AS waiting_n,
   (SELECT coalesce(json_agg(people ORDER BY idle_since, staff_id), '[]') FROM people)::text AS people,
   (SELECT coalesce(json_agg(page ORDER BY priority DESC, enqueued_at, seq), '[]') FROM page)::text AS page,
@@ -82,7 +91,7 @@ export const dispatchFirstRead = (pageSize: number) => `WITH s AS MATERIALIZED (
     SELECT * FROM routing_staff WHERE presence = 'available' AND used < capacity AND used + ? <= capacity
     ORDER BY idle_since, staff_id FOR UPDATE SKIP LOCKED),
   q AS MATERIALIZED (
-    SELECT * FROM routing_requests WHERE status = 'waiting' AND EXISTS (SELECT 1 FROM s)
+    SELECT ${CANDIDATE_COLUMNS} FROM routing_requests WHERE status = 'waiting' AND EXISTS (SELECT 1 FROM s)
     ORDER BY priority DESC, enqueued_at, seq LIMIT ${limit(pageSize)} FOR UPDATE SKIP LOCKED)
 SELECT (SELECT coalesce(json_agg(s ORDER BY idle_since, staff_id), '[]') FROM s)::text AS staff,
   (SELECT coalesce(json_agg(q ORDER BY priority DESC, enqueued_at, seq), '[]') FROM q)::text AS requests`;

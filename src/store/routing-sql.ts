@@ -63,6 +63,12 @@ export function sqliteRunner(db: Database.Database, options: { busyTimeoutMs?: n
   };
 }
 
+/** A statement prepared once per connection, under a name made from its text. */
+interface Prepared {
+  name: string;
+  text: string;
+}
+
 /** PostgreSQL's codes for a transaction it aborted to break a deadlock or a serialisation failure: try again. */
 const RETRYABLE = new Set(['40P01', '40001']);
 
@@ -77,16 +83,18 @@ const RETRYABLE = new Set(['40P01', '40001']);
 export function postgresRunner(pool: pg.Pool, options: { attempts?: number } = {}): SqlRunner {
   // Each statement is prepared once per connection under a name made from its text: PostgreSQL
   // then parses it once, and plans it once when a generic plan serves (see routing-postgres.ts).
-  const statements = new Map<string, { name: string; text: string }>();
-  const statement = (sql: string, lock: 'wait' | 'skip' | undefined) => {
-    const key = `${lock ?? ''}|${sql}`;
-    let s = statements.get(key);
+  // Keyed by the statement's own text (a literal of the code, whose hash the engine keeps), never
+  // by a string built per call: a routing statement runs to kilobytes, hashed anew on every call.
+  const statements = { none: new Map<string, Prepared>(), wait: new Map<string, Prepared>(), skip: new Map<string, Prepared>() };
+  const statement = (sql: string, lock: 'wait' | 'skip' | undefined): Prepared => {
+    const cache = statements[lock ?? 'none'];
+    let s = cache.get(sql);
     if (s === undefined) {
       let n = 0;
       const text =
         sql.replace(/\?/g, () => `$${++n}`) + (lock === 'wait' ? ' FOR UPDATE' : lock === 'skip' ? ' FOR UPDATE SKIP LOCKED' : '');
       s = { name: `baton_routing_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`, text };
-      statements.set(key, s);
+      cache.set(sql, s);
     }
     return s;
   };

@@ -9,7 +9,7 @@ import {
   type RoutingTarget,
 } from '../core/router/index.js';
 import type { ConversationId, StaffId } from '../core/index.js';
-import { declineAndRead, dispatchFirstRead } from './routing-postgres.js';
+import { CANDIDATE_COLUMNS, declineAndRead, dispatchFirstRead } from './routing-postgres.js';
 import { all, lockedAll, run, type SqlBody, type SqlRunner } from './routing-sql.js';
 
 /** What the router knows about its queues and weights (from the configuration). */
@@ -161,14 +161,20 @@ function offerOf(
   return { ok: true, r, req: row };
 }
 
+/** What a dispatch reads of a waiting request (the columns of {@link CANDIDATE_COLUMNS}). */
+type CandidateRow = Pick<
+  RequestRow,
+  'id' | 'conversation_id' | 'seq' | 'channel' | 'skills' | 'priority' | 'enqueued_at' | 'queue' | 'excluded'
+>;
+
 /** A dispatch's first read: the people with room (dispatch order) and the first page of waiting requests. */
 interface FirstRead {
   people: StaffRow[];
-  page: RequestRow[];
+  page: CandidateRow[];
 }
 
 /** Whether request `a` comes before `b` in dispatch order (priority, then arrival, then sequence). */
-const before = (a: RequestRow, b: RequestRow): boolean =>
+const before = (a: CandidateRow, b: CandidateRow): boolean =>
   a.priority !== b.priority
     ? a.priority > b.priority
     : num(a.enqueued_at) !== num(b.enqueued_at)
@@ -180,7 +186,7 @@ const before = (a: RequestRow, b: RequestRow): boolean =>
  * in the page if it comes before the page's last request or the page is the end of the queue
  * (shorter than `limit`), else not at all (a later page, read after it became visible, has it).
  */
-function placeInPage(page: RequestRow[], row: RequestRow, limit: number): RequestRow[] {
+function placeInPage(page: CandidateRow[], row: CandidateRow, limit: number): CandidateRow[] {
   const last = page[page.length - 1];
   if (page.length >= limit && last !== undefined && !before(row, last)) return page;
   const at = page.findIndex((r) => before(row, r));
@@ -387,20 +393,26 @@ export class RoutingStore {
         let found: { ok: true; r: ReservationRow; req: RequestRow } | { ok: false; why: OfferRefusal };
         if (this.sql.dialect === 'postgres') {
           const row = (
-            (yield all(DECLINE_AND_READ, reservation, staff, now, now, why, now, this.minWeight, this.minWeight)) as Array<
-              OfferRow & { answered_n: number; freed_n: number; waiting_n: number; people: string; page: string; waiting: string | null }
-            >
+            (yield all(DECLINE_AND_READ, reservation, staff, now, now, why, now, this.minWeight, this.minWeight)) as Array<{
+              offer: string;
+              answered_n: number;
+              freed_n: number;
+              waiting_n: number;
+              people: string;
+              page: string;
+              waiting: string | null;
+            }>
           )[0];
-          found = offerOf(row, staff);
+          found = offerOf(row === undefined ? undefined : (JSON.parse(row.offer) as OfferRow), staff);
           const changed = [row?.answered_n ?? 0, row?.freed_n ?? 0, row?.waiting_n ?? 0];
           applied = changed.every((n) => n === 1);
           if (!applied && changed.some((n) => n !== 0))
             throw new Error(`routing: the decline of ${reservation} applied in part (a lost lock?)`);
           if (applied && row !== undefined && row.waiting !== null) {
-            const page = JSON.parse(row.page) as RequestRow[];
+            const page = JSON.parse(row.page) as CandidateRow[];
             read = {
               people: JSON.parse(row.people) as StaffRow[],
-              page: placeInPage(page, JSON.parse(row.waiting) as RequestRow, FIRST_PAGE),
+              page: placeInPage(page, JSON.parse(row.waiting) as CandidateRow, FIRST_PAGE),
             };
           }
         } else {
@@ -780,7 +792,7 @@ export class RoutingStore {
     // (`used < capacity` is the predicate of the partial index routing_staff_open.) On PostgreSQL
     // the people and the first page of requests are read in one statement.
     let people: StaffRow[];
-    let firstPage: RequestRow[] | null = null;
+    let firstPage: CandidateRow[] | null = null;
     if (read !== undefined) {
       // Read by the statement of the transition that ends in this dispatch.
       people = read.people;
@@ -788,7 +800,7 @@ export class RoutingStore {
     } else if (this.sql.dialect === 'postgres') {
       const read = ((yield all(DISPATCH_FIRST_READ, minWeight)) as Array<{ staff: string; requests: string }>)[0]!;
       people = JSON.parse(read.staff) as StaffRow[];
-      firstPage = JSON.parse(read.requests) as RequestRow[];
+      firstPage = JSON.parse(read.requests) as CandidateRow[];
     } else {
       people = (yield lockedAll(
         'skip',
@@ -807,18 +819,18 @@ export class RoutingStore {
     // Small pages first: usually the first waiting request someone can take is near the front.
     let limit = FIRST_PAGE;
     for (;;) {
-      let page: RequestRow[];
+      let page: CandidateRow[];
       if (after === null && firstPage !== null) page = firstPage;
       else if (after === null) {
         page = (yield lockedAll(
           'skip',
-          "SELECT * FROM routing_requests WHERE status = 'waiting' ORDER BY priority DESC, enqueued_at, seq LIMIT ?",
+          `SELECT ${CANDIDATE_COLUMNS} FROM routing_requests WHERE status = 'waiting' ORDER BY priority DESC, enqueued_at, seq LIMIT ?`,
           limit,
-        )) as RequestRow[];
+        )) as CandidateRow[];
       } else {
         page = (yield lockedAll(
           'skip',
-          `SELECT * FROM routing_requests WHERE status = 'waiting'
+          `SELECT ${CANDIDATE_COLUMNS} FROM routing_requests WHERE status = 'waiting'
              AND (priority < ? OR (priority = ? AND (enqueued_at > ? OR (enqueued_at = ? AND seq > ?))))
            ORDER BY priority DESC, enqueued_at, seq LIMIT ?`,
           after.priority,
@@ -827,7 +839,7 @@ export class RoutingStore {
           after.enqueuedAt,
           after.seq,
           limit,
-        )) as RequestRow[];
+        )) as CandidateRow[];
       }
       for (const req of page) {
         if (candidates.size === 0) return facts;
