@@ -172,6 +172,25 @@ describe.each(['sqlite', 'postgres'] as const)('a decline on %s', (kind) => {
     expect(await capacityAddsUp(f)).toEqual([]);
   });
 
+  it('the room a decline gives back is counted once, however many offers it then takes', async () => {
+    f = await fixture(kind);
+    const { routing } = f;
+    await routing.setPresence({ staff: A, skills: [], capacity: 2, presence: 'available' }, 1);
+    // A callback weighs 2: it fills A, and the two chats behind it wait.
+    const callback = await routing.submit(await f.open(), { ...request([], 1), channel: 'callback' }, 10);
+    const chats = [await routing.submit(await f.open(), request([], 0), 11), await routing.submit(await f.open(), request([], 0), 12)];
+    expect(offers(chats.flatMap((c) => c.facts))).toEqual([]);
+    const answer = await routing.decline(reservationOf(callback.facts, callback.request), A, 'busy', 20);
+    expect(offers(answer.facts)).toEqual(chats.map((c) => `${c.request} → ${A}`));
+    expect((await routing.staff()).map((s) => [s.staff, s.used])).toEqual([[A, 2]]);
+    expect(await capacityAddsUp(f)).toEqual([]);
+    // And a decline that takes nothing back gives the room back all the same.
+    const again = await routing.decline(reservationOf(answer.facts, chats[0]!.request), A, 'busy', 21);
+    expect(offers(again.facts)).toEqual([]);
+    expect((await routing.staff()).map((s) => [s.staff, s.used])).toEqual([[A, 1]]);
+    expect(await capacityAddsUp(f)).toEqual([]);
+  });
+
   it('refuses an answer that is not the one the offer waits for, and changes nothing', async () => {
     f = await fixture(kind);
     const { routing } = f;

@@ -35,14 +35,20 @@ function limit(pageSize: number): string {
  * person excluded — and the candidates for the dispatch that follows are read and locked as
  * {@link DISPATCH_FIRST_READ} reads them.
  *
- * A statement sees the rows as they were when it began, so the person and the request it just
- * changed come from its own changes (`RETURNING`): the decliner with their room back (beside the
- * others with room, read `SKIP LOCKED`), and the request waiting again — returned on its own, for
- * the caller to place in the page in dispatch order, since the page was read without it.
+ * The decliner's row is locked but not written: they are returned with their room back (`used`
+ * less the offer's weight), and the caller gives that room back in the same write that takes it
+ * again — the reservation the dispatch makes for them, or, when it makes none, one UPDATE before
+ * the commit. A person whose row went from full to having room and back within one transaction
+ * would leave a dead entry in the partial index of people with room (routing_staff_open) on every
+ * decision, which every later read of that index steps over until a vacuum.
  *
- * Returns the offer's row as it was when locked (as JSON); how many rows each change touched (all 1, or
- * all 0 when it was not a plain decline: the caller then decides on the row, still locked, as for
- * any other answer, and no candidate was read); the people, the page and the request as JSON.
+ * A statement sees the rows as they were when it began, so the request it just changed comes from
+ * its own change (`RETURNING`): waiting again — returned on its own, for the caller to place in
+ * the page in dispatch order, since the page was read without it.
+ *
+ * Returns the offer's row as it was when locked (as JSON); how many rows each step touched (all 1,
+ * or all 0 when it was not a plain decline: the caller then decides on the row, still locked, as
+ * for any other answer, and no candidate was read); the people, the page and the request as JSON.
  *
  * Parameters: reservation, staff, now, now, reason, now, the lightest item's weight (twice).
  */
@@ -57,24 +63,25 @@ export const declineAndRead = (pageSize: number) => `WITH o AS MATERIALIZED (
   answered AS (
     UPDATE routing_reservations r SET status = 'declined', reason = ?, resolved_at = ?
     FROM plain WHERE r.id = plain.res_id RETURNING r.id),
-  freed AS (
-    UPDATE routing_staff s SET used = s.used - plain.res_weight
-    FROM plain WHERE s.staff_id = plain.res_staff_id RETURNING s.*),
+  decliner AS MATERIALIZED (
+    SELECT s.staff_id, s.skills, s.capacity, s.presence, s.used - plain.res_weight AS used, s.idle_since
+    FROM routing_staff s JOIN plain ON s.staff_id = plain.res_staff_id FOR UPDATE OF s),
   waits AS (
     UPDATE routing_requests q SET status = 'waiting', reservation_id = NULL, staff_id = NULL,
       excluded = CASE WHEN q.excluded::jsonb @> jsonb_build_array(plain.res_staff_id) THEN q.excluded
                       ELSE (q.excluded::jsonb || jsonb_build_array(plain.res_staff_id))::text END
     FROM plain WHERE q.id = plain.id RETURNING ${qualified('q')}),
   others AS MATERIALIZED (
-    SELECT * FROM routing_staff WHERE presence = 'available' AND used < capacity AND used + ? <= capacity
+    SELECT staff_id, skills, capacity, presence, used, idle_since FROM routing_staff
+    WHERE presence = 'available' AND used < capacity AND used + ? <= capacity
       AND EXISTS (SELECT 1 FROM plain) AND staff_id <> (SELECT res_staff_id FROM plain)
     ORDER BY idle_since, staff_id FOR UPDATE SKIP LOCKED),
   people AS MATERIALIZED (
-    SELECT * FROM freed WHERE presence = 'available' AND used + ? <= capacity UNION ALL SELECT * FROM others),
+    SELECT * FROM decliner WHERE presence = 'available' AND used + ? <= capacity UNION ALL SELECT * FROM others),
   page AS MATERIALIZED (
     SELECT ${CANDIDATE_COLUMNS} FROM routing_requests WHERE status = 'waiting' AND EXISTS (SELECT 1 FROM people)
     ORDER BY priority DESC, enqueued_at, seq LIMIT ${limit(pageSize)} FOR UPDATE SKIP LOCKED)
-SELECT row_to_json(o)::text AS offer, (SELECT count(*) FROM answered)::int AS answered_n, (SELECT count(*) FROM freed)::int AS freed_n,
+SELECT row_to_json(o)::text AS offer, (SELECT count(*) FROM answered)::int AS answered_n, (SELECT count(*) FROM decliner)::int AS decliner_n,
   (SELECT count(*) FROM waits)::int AS waiting_n,
   (SELECT coalesce(json_agg(people ORDER BY idle_since, staff_id), '[]') FROM people)::text AS people,
   (SELECT coalesce(json_agg(page ORDER BY priority DESC, enqueued_at, seq), '[]') FROM page)::text AS page,

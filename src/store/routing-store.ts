@@ -171,6 +171,8 @@ type CandidateRow = Pick<
 interface FirstRead {
   people: StaffRow[];
   page: CandidateRow[];
+  /** A person whose row counts `weight` more than they hold (read with it given back): the dispatch writes it back. */
+  credit?: { staff: string; weight: number };
 }
 
 /** Whether request `a` comes before `b` in dispatch order (priority, then arrival, then sequence). */
@@ -396,7 +398,7 @@ export class RoutingStore {
             (yield all(DECLINE_AND_READ, reservation, staff, now, now, why, now, this.minWeight, this.minWeight)) as Array<{
               offer: string;
               answered_n: number;
-              freed_n: number;
+              decliner_n: number;
               waiting_n: number;
               people: string;
               page: string;
@@ -404,15 +406,18 @@ export class RoutingStore {
             }>
           )[0];
           found = offerOf(row === undefined ? undefined : (JSON.parse(row.offer) as OfferRow), staff);
-          const changed = [row?.answered_n ?? 0, row?.freed_n ?? 0, row?.waiting_n ?? 0];
+          const changed = [row?.answered_n ?? 0, row?.decliner_n ?? 0, row?.waiting_n ?? 0];
           applied = changed.every((n) => n === 1);
           if (!applied && changed.some((n) => n !== 0))
             throw new Error(`routing: the decline of ${reservation} applied in part (a lost lock?)`);
           if (applied && row !== undefined && row.waiting !== null) {
             const page = JSON.parse(row.page) as CandidateRow[];
+            const offer = JSON.parse(row.offer) as OfferRow;
             read = {
               people: JSON.parse(row.people) as StaffRow[],
               page: placeInPage(page, JSON.parse(row.waiting) as CandidateRow, FIRST_PAGE),
+              // The decliner's slot, not yet given back in the table (see routing-postgres.ts).
+              credit: { staff: offer.res_staff_id, weight: offer.res_weight },
             };
           }
         } else {
@@ -786,6 +791,21 @@ export class RoutingStore {
 
   /** Offers waiting requests, in dispatch order, to whoever has room. */
   private *dispatch(now: number, read?: FirstRead): SqlBody<RoutingFact[]> {
+    const credit = read?.credit === undefined ? undefined : { ...read.credit, open: true };
+    const facts = yield* this.offerWaiting(now, read, credit);
+    // Room given back that no reservation took: written now, in the same transaction.
+    if (credit?.open === true) {
+      const freed = (yield run('UPDATE routing_staff SET used = used - ? WHERE staff_id = ?', credit.weight, credit.staff)) as number;
+      if (freed !== 1) throw new Error(`routing: ${credit.staff} vanished inside the routing transaction (a lost lock?)`);
+    }
+    return facts;
+  }
+
+  private *offerWaiting(
+    now: number,
+    read: FirstRead | undefined,
+    credit: { staff: string; weight: number; open: boolean } | undefined,
+  ): SqlBody<RoutingFact[]> {
     const facts: RoutingFact[] = [];
     const minWeight = this.minWeight;
     // People and requests another router holds right now are skipped: that router decides on them.
@@ -862,19 +882,24 @@ export class RoutingStore {
         // The capacity is taken here, in the transaction that makes the reservation, and only if it is still free.
         if (this.sql.dialect === 'postgres') {
           // One statement: the slot taken, the offer made, the request reserved — all or none.
+          // A person read with room given back (a decliner) gets it back in this same write.
+          const back = credit?.open === true && credit.staff === choice.staffId ? credit.weight : 0;
+          if (back > 0) credit!.open = false;
           const reserved = (yield run(
             `WITH taken AS (
-               UPDATE routing_staff SET used = used + ?, idle_since = ?
-               WHERE staff_id = ? AND presence = 'available' AND used + ? <= capacity RETURNING staff_id),
+               UPDATE routing_staff SET used = used + ? - ?, idle_since = ?
+               WHERE staff_id = ? AND presence = 'available' AND used + ? - ? <= capacity RETURNING staff_id),
              offered AS (
                INSERT INTO routing_reservations (id, request_id, staff_id, weight, created_at, expires_at, status)
                SELECT ?, ?, staff_id, ?, ?, ?, 'pending' FROM taken RETURNING id)
              UPDATE routing_requests SET status = 'reserved', reservation_id = ?, staff_id = ?
              WHERE id = ? AND status = 'waiting' AND EXISTS (SELECT 1 FROM offered)`,
             weight,
+            back,
             now,
             choice.staffId,
             weight,
+            back,
             id,
             req.id,
             weight,
