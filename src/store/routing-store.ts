@@ -405,17 +405,17 @@ export class RoutingStore {
               waiting: string | null;
             }>
           )[0];
-          found = offerOf(row === undefined ? undefined : (JSON.parse(row.offer) as OfferRow), staff);
+          const offer = row === undefined ? undefined : (JSON.parse(row.offer) as OfferRow);
+          found = offerOf(offer, staff);
           const changed = [row?.answered_n ?? 0, row?.decliner_n ?? 0, row?.waiting_n ?? 0];
           applied = changed.every((n) => n === 1);
           if (!applied && changed.some((n) => n !== 0))
             throw new Error(`routing: the decline of ${reservation} applied in part (a lost lock?)`);
-          if (applied && row !== undefined && row.waiting !== null) {
-            const page = JSON.parse(row.page) as CandidateRow[];
-            const offer = JSON.parse(row.offer) as OfferRow;
+          if (applied) {
+            if (row?.waiting == null || offer === undefined) throw new Error(`routing: the decline of ${reservation} returned no request`);
             read = {
               people: JSON.parse(row.people) as StaffRow[],
-              page: placeInPage(page, JSON.parse(row.waiting) as CandidateRow, FIRST_PAGE),
+              page: placeInPage(JSON.parse(row.page) as CandidateRow[], JSON.parse(row.waiting) as CandidateRow, FIRST_PAGE),
               // The decliner's slot, not yet given back in the table (see routing-postgres.ts).
               credit: { staff: offer.res_staff_id, weight: offer.res_weight },
             };
