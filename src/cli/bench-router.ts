@@ -33,7 +33,12 @@ async function timed(ms: number, concurrency: number, worker: () => Promise<numb
   let done = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
-      while (performance.now() < end) done += await worker();
+      while (performance.now() < end) {
+        // Awaited first, then added: `done += await worker()` reads `done` before the await and
+        // writes back over what the other loops added meanwhile (it counted about 1/concurrency).
+        const made = await worker();
+        done += made;
+      }
     }),
   );
   return done / ((performance.now() - start) / 1000);

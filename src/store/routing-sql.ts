@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type pg from 'pg';
 import { retryWhileBusy } from './store-busy.js';
@@ -62,6 +63,12 @@ export function sqliteRunner(db: Database.Database, options: { busyTimeoutMs?: n
   };
 }
 
+/** A statement prepared once per connection, under a name made from its text. */
+interface Prepared {
+  name: string;
+  text: string;
+}
+
 /** PostgreSQL's codes for a transaction it aborted to break a deadlock or a serialisation failure: try again. */
 const RETRYABLE = new Set(['40P01', '40001']);
 
@@ -71,19 +78,25 @@ const RETRYABLE = new Set(['40P01', '40001']);
  * routers in several processes work side by side on different people and requests instead of
  * queueing behind one lock), and every capacity change is a conditional UPDATE on a locked row:
  * no two routers can fill one slot. A transaction PostgreSQL aborts to break a deadlock is run
- * again. `?` placeholders become `$n`.
+ * again. `?` placeholders become `$n`; every statement is a prepared one.
  */
 export function postgresRunner(pool: pg.Pool, options: { attempts?: number } = {}): SqlRunner {
-  const texts = new Map<string, string>();
-  const dollar = (sql: string, lock: 'wait' | 'skip' | undefined) => {
-    const key = `${lock ?? ''}|${sql}`;
-    let t = texts.get(key);
-    if (t === undefined) {
+  // Each statement is prepared once per connection under a name made from its text: PostgreSQL
+  // then parses it once, and plans it once when a generic plan serves (see routing-postgres.ts).
+  // Keyed by the statement's own text (a literal of the code, whose hash the engine keeps), never
+  // by a string built per call: a routing statement runs to kilobytes, hashed anew on every call.
+  const statements = { none: new Map<string, Prepared>(), wait: new Map<string, Prepared>(), skip: new Map<string, Prepared>() };
+  const statement = (sql: string, lock: 'wait' | 'skip' | undefined): Prepared => {
+    const cache = statements[lock ?? 'none'];
+    let s = cache.get(sql);
+    if (s === undefined) {
       let n = 0;
-      t = sql.replace(/\?/g, () => `$${++n}`) + (lock === 'wait' ? ' FOR UPDATE' : lock === 'skip' ? ' FOR UPDATE SKIP LOCKED' : '');
-      texts.set(key, t);
+      const text =
+        sql.replace(/\?/g, () => `$${++n}`) + (lock === 'wait' ? ' FOR UPDATE' : lock === 'skip' ? ' FOR UPDATE SKIP LOCKED' : '');
+      s = { name: `baton_routing_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`, text };
+      cache.set(sql, s);
     }
-    return t;
+    return s;
   };
   const attempts = options.attempts ?? 5;
   const once = async <T>(body: () => SqlBody<T>): Promise<T> => {
@@ -94,7 +107,8 @@ export function postgresRunner(pool: pg.Pool, options: { attempts?: number } = {
       let step = gen.next();
       while (!step.done) {
         const op = step.value;
-        const result = await client.query(dollar(op.sql, op.op === 'all' ? op.lock : undefined), op.params as unknown[]);
+        const { name, text } = statement(op.sql, op.op === 'all' ? op.lock : undefined);
+        const result = await client.query({ name, text, values: op.params as unknown[] });
         step = gen.next(op.op === 'all' ? result.rows : (result.rowCount ?? 0));
       }
       await client.query('COMMIT');

@@ -9,6 +9,7 @@ import {
   type RoutingTarget,
 } from '../core/router/index.js';
 import type { ConversationId, StaffId } from '../core/index.js';
+import { CANDIDATE_COLUMNS, declineAndRead, dispatchFirstRead } from './routing-postgres.js';
 import { all, lockedAll, run, type SqlBody, type SqlRunner } from './routing-sql.js';
 
 /** What the router knows about its queues and weights (from the configuration). */
@@ -128,9 +129,78 @@ const requestOf = (r: RequestRow): RequestState => ({
   reservation: r.reservation_id,
 });
 
+/** An offer's row joined to its request's (the request's columns, the reservation's as `res_*`). */
+type OfferRow = RequestRow & {
+  res_id: string;
+  res_staff_id: string;
+  res_weight: number;
+  res_created_at: number | string;
+  res_expires_at: number | string;
+  res_status: ReservationRow['status'];
+};
+
+/** Whether `staff` may answer the offer read as `row`: it exists, is theirs, and is still pending. */
+function offerOf(
+  row: OfferRow | undefined,
+  staff: StaffId,
+): { ok: true; r: ReservationRow; req: RequestRow } | { ok: false; why: OfferRefusal } {
+  // Another person's offer is as invisible as one that does not exist.
+  if (row === undefined || row.res_staff_id !== staff) return { ok: false, why: row === undefined ? 'not_found' : 'not_yours' };
+  const r: ReservationRow = {
+    id: row.res_id,
+    request_id: row.id,
+    staff_id: row.res_staff_id,
+    weight: row.res_weight,
+    created_at: row.res_created_at,
+    expires_at: row.res_expires_at,
+    status: row.res_status,
+  };
+  if (r.status !== 'pending') {
+    return { ok: false, why: r.status === 'timed_out' ? 'expired' : r.status === 'canceled' ? 'withdrawn' : 'answered' };
+  }
+  return { ok: true, r, req: row };
+}
+
+/** What a dispatch reads of a waiting request (the columns of {@link CANDIDATE_COLUMNS}). */
+type CandidateRow = Pick<
+  RequestRow,
+  'id' | 'conversation_id' | 'seq' | 'channel' | 'skills' | 'priority' | 'enqueued_at' | 'queue' | 'excluded'
+>;
+
+/** A dispatch's first read: the people with room (dispatch order) and the first page of waiting requests. */
+interface FirstRead {
+  people: StaffRow[];
+  page: CandidateRow[];
+  /** A person whose row counts `weight` more than they hold (read with it given back): the dispatch writes it back. */
+  credit?: { staff: string; weight: number };
+}
+
+/** Whether request `a` comes before `b` in dispatch order (priority, then arrival, then sequence). */
+const before = (a: CandidateRow, b: CandidateRow): boolean =>
+  a.priority !== b.priority
+    ? a.priority > b.priority
+    : num(a.enqueued_at) !== num(b.enqueued_at)
+      ? num(a.enqueued_at) < num(b.enqueued_at)
+      : num(a.seq) < num(b.seq);
+
+/**
+ * A page of waiting requests read without `row`, with `row` placed where dispatch order puts it:
+ * in the page if it comes before the page's last request or the page is the end of the queue
+ * (shorter than `limit`), else not at all (a later page, read after it became visible, has it).
+ */
+function placeInPage(page: CandidateRow[], row: CandidateRow, limit: number): CandidateRow[] {
+  const last = page[page.length - 1];
+  if (page.length >= limit && last !== undefined && !before(row, last)) return page;
+  const at = page.findIndex((r) => before(row, r));
+  return at < 0 ? [...page, row] : [...page.slice(0, at), row, ...page.slice(at)];
+}
+
 /** How many requests one dispatch reads first, and at most, at a time while people still have room. */
 const FIRST_PAGE = 8;
 const MAX_PAGE = 512;
+/** The PostgreSQL statements that read the first page (see routing-postgres.ts). */
+const DECLINE_AND_READ = declineAndRead(FIRST_PAGE);
+const DISPATCH_FIRST_READ = dispatchFirstRead(FIRST_PAGE);
 
 /**
  * The router's durable state and its transitions, on SQLite or PostgreSQL (the same SQL through
@@ -145,6 +215,11 @@ export class RoutingStore {
     private readonly setup: RoutingSetup,
     private readonly newId: (kind: 'request' | 'reservation') => string,
   ) {}
+
+  /** The weight of the lightest item: a person with less room than this can take nothing. */
+  private get minWeight(): number {
+    return Math.min(this.setup.weights.chat, this.setup.weights.callback);
+  }
 
   /** A person's skills and capacity (from the directory) and presence; entering `available` starts their idle time. */
   setPresence(input: { staff: StaffId; skills: readonly string[]; capacity: number; presence: Presence }, now: number) {
@@ -313,36 +388,58 @@ export class RoutingStore {
   decline(reservation: string, staff: StaffId, why: DeclineReason, now: number) {
     return this.sql.transaction(
       function* (this: RoutingStore) {
-        const found = yield* this.pendingOffer(reservation, staff);
+        // On PostgreSQL one statement reads and locks the offer, carries out a plain decline and
+        // reads the dispatch's candidates; what it did not carry out is decided below on the row it locked.
+        let applied = false;
+        let read: FirstRead | undefined;
+        let found: { ok: true; r: ReservationRow; req: RequestRow } | { ok: false; why: OfferRefusal };
+        if (this.sql.dialect === 'postgres') {
+          const row = (
+            (yield all(DECLINE_AND_READ, reservation, staff, now, now, why, now, this.minWeight, this.minWeight)) as Array<{
+              offer: string;
+              answered_n: number;
+              decliner_n: number;
+              waiting_n: number;
+              people: string;
+              page: string;
+              waiting: string | null;
+            }>
+          )[0];
+          const offer = row === undefined ? undefined : (JSON.parse(row.offer) as OfferRow);
+          found = offerOf(offer, staff);
+          const changed = [row?.answered_n ?? 0, row?.decliner_n ?? 0, row?.waiting_n ?? 0];
+          applied = changed.every((n) => n === 1);
+          if (!applied && changed.some((n) => n !== 0))
+            throw new Error(`routing: the decline of ${reservation} applied in part (a lost lock?)`);
+          if (applied) {
+            if (row?.waiting == null || offer === undefined) throw new Error(`routing: the decline of ${reservation} returned no request`);
+            read = {
+              people: JSON.parse(row.people) as StaffRow[],
+              page: placeInPage(JSON.parse(row.page) as CandidateRow[], JSON.parse(row.waiting) as CandidateRow, FIRST_PAGE),
+              // The decliner's slot, not yet given back in the table (see routing-postgres.ts).
+              credit: { staff: offer.res_staff_id, weight: offer.res_weight },
+            };
+          }
+        } else {
+          found = yield* this.pendingOffer(reservation, staff);
+        }
         if (!found.ok) return { ...found, facts: [] as RoutingFact[] };
         const { r, req } = found;
-        if (num(r.expires_at) <= now) return { ok: false as const, why: 'expired' as const, facts: yield* this.expire(now) };
+        const expired = num(r.expires_at) <= now;
+        const plain = req.direct === 0 && (req.target_deadline === null || num(req.target_deadline) > now);
+        // The statement and this code must agree on what a plain decline is.
+        if (applied !== (this.sql.dialect === 'postgres' && plain && !expired)) {
+          throw new Error(`routing: the decline of ${r.id} ${applied ? 'applied' : 'did not apply'} against its own conditions`);
+        }
+        if (expired) return { ok: false as const, why: 'expired' as const, facts: yield* this.expire(now) };
         const facts: RoutingFact[] = [
           { kind: 'declined', conversationId: req.conversation_id as ConversationId, request: req.id, reservation: r.id, staff, why },
         ];
-        const plain = req.direct === 0 && (req.target_deadline === null || num(req.target_deadline) > now);
-        if (this.sql.dialect === 'postgres' && plain) {
-          // The decline and the release in one statement: the offer answered, the slot given back, the request waiting again.
-          const excluded = JSON.stringify([...new Set([...(JSON.parse(req.excluded) as string[]), r.staff_id])]);
-          const done = (yield run(
-            `WITH answered AS (UPDATE routing_reservations SET status = 'declined', reason = ?, resolved_at = ? WHERE id = ? RETURNING id),
-                  freed AS (UPDATE routing_staff SET used = used - ? WHERE staff_id = ? RETURNING staff_id)
-             UPDATE routing_requests SET status = 'waiting', reservation_id = NULL, staff_id = NULL, excluded = ?
-             WHERE id = ? AND EXISTS (SELECT 1 FROM answered) AND EXISTS (SELECT 1 FROM freed)`,
-            why,
-            now,
-            r.id,
-            r.weight,
-            r.staff_id,
-            excluded,
-            req.id,
-          )) as number;
-          if (done !== 1) throw new Error(`routing: the decline of ${r.id} did not apply in full (a lost lock?)`);
-        } else {
+        if (!applied) {
           yield run("UPDATE routing_reservations SET status = 'declined', reason = ?, resolved_at = ? WHERE id = ?", why, now, r.id);
           facts.push(...(yield* this.release(r, req, now)));
         }
-        facts.push(...(yield* this.dispatch(now)));
+        facts.push(...(yield* this.dispatch(now, read)));
         return { ok: true as const, facts };
       }.bind(this),
     );
@@ -539,32 +636,8 @@ export class RoutingStore {
          r.expires_at AS res_expires_at, r.status AS res_status
        FROM routing_reservations r JOIN routing_requests q ON q.id = r.request_id WHERE r.id = ?`,
       reservation,
-    )) as Array<
-      RequestRow & {
-        res_id: string;
-        res_staff_id: string;
-        res_weight: number;
-        res_created_at: number | string;
-        res_expires_at: number | string;
-        res_status: ReservationRow['status'];
-      }
-    >;
-    const row = rows[0];
-    // Another person's offer is as invisible as one that does not exist.
-    if (row === undefined || row.res_staff_id !== staff) return { ok: false, why: row === undefined ? 'not_found' : 'not_yours' };
-    const r: ReservationRow = {
-      id: row.res_id,
-      request_id: row.id,
-      staff_id: row.res_staff_id,
-      weight: row.res_weight,
-      created_at: row.res_created_at,
-      expires_at: row.res_expires_at,
-      status: row.res_status,
-    };
-    if (r.status !== 'pending') {
-      return { ok: false, why: r.status === 'timed_out' ? 'expired' : r.status === 'canceled' ? 'withdrawn' : 'answered' };
-    }
-    return { ok: true, r, req: row };
+    )) as OfferRow[];
+    return offerOf(rows[0], staff);
   }
 
   /** Ends the conversation's live requests (all of them, but `except`): an assignment is done, a wait or an offer is cancelled. */
@@ -717,19 +790,44 @@ export class RoutingStore {
   }
 
   /** Offers waiting requests, in dispatch order, to whoever has room. */
-  private *dispatch(now: number): SqlBody<RoutingFact[]> {
+  private *dispatch(now: number, read?: FirstRead): SqlBody<RoutingFact[]> {
+    const credit = read?.credit === undefined ? undefined : { ...read.credit, open: true };
+    const facts = yield* this.offerWaiting(now, read, credit);
+    // Room given back that no reservation took: written now, in the same transaction.
+    if (credit?.open === true) {
+      const freed = (yield run('UPDATE routing_staff SET used = used - ? WHERE staff_id = ?', credit.weight, credit.staff)) as number;
+      if (freed !== 1) throw new Error(`routing: ${credit.staff} vanished inside the routing transaction (a lost lock?)`);
+    }
+    return facts;
+  }
+
+  private *offerWaiting(
+    now: number,
+    read: FirstRead | undefined,
+    credit: { staff: string; weight: number; open: boolean } | undefined,
+  ): SqlBody<RoutingFact[]> {
     const facts: RoutingFact[] = [];
-    const minWeight = Math.min(this.setup.weights.chat, this.setup.weights.callback);
+    const minWeight = this.minWeight;
     // People and requests another router holds right now are skipped: that router decides on them.
-    // (`used < capacity` is the predicate of the partial index routing_staff_open.)
-    const open = (
-      (yield lockedAll(
+    // (`used < capacity` is the predicate of the partial index routing_staff_open.) On PostgreSQL
+    // the people and the first page of requests are read in one statement.
+    let people: StaffRow[];
+    let firstPage: CandidateRow[] | null = null;
+    if (read !== undefined) {
+      // Read by the statement of the transition that ends in this dispatch.
+      people = read.people;
+      firstPage = read.page;
+    } else if (this.sql.dialect === 'postgres') {
+      const read = ((yield all(DISPATCH_FIRST_READ, minWeight)) as Array<{ staff: string; requests: string }>)[0]!;
+      people = JSON.parse(read.staff) as StaffRow[];
+      firstPage = JSON.parse(read.requests) as CandidateRow[];
+    } else {
+      people = (yield lockedAll(
         'skip',
         "SELECT * FROM routing_staff WHERE presence = 'available' AND used < capacity ORDER BY idle_since, staff_id",
-      )) as StaffRow[]
-    )
-      .filter((s) => s.used + minWeight <= s.capacity)
-      .map(staffOf);
+      )) as StaffRow[];
+    }
+    const open = people.filter((s) => s.used + minWeight <= s.capacity).map(staffOf);
     if (open.length === 0) return facts;
     const candidates = new Map<string, AssigneeCandidate & { used: number }>(
       open.map((s) => [
@@ -741,24 +839,28 @@ export class RoutingStore {
     // Small pages first: usually the first waiting request someone can take is near the front.
     let limit = FIRST_PAGE;
     for (;;) {
-      const page = (yield after === null
-        ? lockedAll(
-            'skip',
-            "SELECT * FROM routing_requests WHERE status = 'waiting' ORDER BY priority DESC, enqueued_at, seq LIMIT ?",
-            limit,
-          )
-        : lockedAll(
-            'skip',
-            `SELECT * FROM routing_requests WHERE status = 'waiting'
-               AND (priority < ? OR (priority = ? AND (enqueued_at > ? OR (enqueued_at = ? AND seq > ?))))
-             ORDER BY priority DESC, enqueued_at, seq LIMIT ?`,
-            after.priority,
-            after.priority,
-            after.enqueuedAt,
-            after.enqueuedAt,
-            after.seq,
-            limit,
-          )) as RequestRow[];
+      let page: CandidateRow[];
+      if (after === null && firstPage !== null) page = firstPage;
+      else if (after === null) {
+        page = (yield lockedAll(
+          'skip',
+          `SELECT ${CANDIDATE_COLUMNS} FROM routing_requests WHERE status = 'waiting' ORDER BY priority DESC, enqueued_at, seq LIMIT ?`,
+          limit,
+        )) as CandidateRow[];
+      } else {
+        page = (yield lockedAll(
+          'skip',
+          `SELECT ${CANDIDATE_COLUMNS} FROM routing_requests WHERE status = 'waiting'
+             AND (priority < ? OR (priority = ? AND (enqueued_at > ? OR (enqueued_at = ? AND seq > ?))))
+           ORDER BY priority DESC, enqueued_at, seq LIMIT ?`,
+          after.priority,
+          after.priority,
+          after.enqueuedAt,
+          after.enqueuedAt,
+          after.seq,
+          limit,
+        )) as CandidateRow[];
+      }
       for (const req of page) {
         if (candidates.size === 0) return facts;
         const queue = req.queue === null ? undefined : this.setup.queues.get(req.queue);
@@ -780,19 +882,24 @@ export class RoutingStore {
         // The capacity is taken here, in the transaction that makes the reservation, and only if it is still free.
         if (this.sql.dialect === 'postgres') {
           // One statement: the slot taken, the offer made, the request reserved — all or none.
+          // A person read with room given back (a decliner) gets it back in this same write.
+          const back = credit?.open === true && credit.staff === choice.staffId ? credit.weight : 0;
+          if (back > 0) credit!.open = false;
           const reserved = (yield run(
             `WITH taken AS (
-               UPDATE routing_staff SET used = used + ?, idle_since = ?
-               WHERE staff_id = ? AND presence = 'available' AND used + ? <= capacity RETURNING staff_id),
+               UPDATE routing_staff SET used = used + ? - ?, idle_since = ?
+               WHERE staff_id = ? AND presence = 'available' AND used + ? - ? <= capacity RETURNING staff_id),
              offered AS (
                INSERT INTO routing_reservations (id, request_id, staff_id, weight, created_at, expires_at, status)
                SELECT ?, ?, staff_id, ?, ?, ?, 'pending' FROM taken RETURNING id)
              UPDATE routing_requests SET status = 'reserved', reservation_id = ?, staff_id = ?
              WHERE id = ? AND status = 'waiting' AND EXISTS (SELECT 1 FROM offered)`,
             weight,
+            back,
             now,
             choice.staffId,
             weight,
+            back,
             id,
             req.id,
             weight,
