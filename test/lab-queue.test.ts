@@ -187,6 +187,33 @@ describe('baton eval --queue with baton worker processes', () => {
     expect(await count(pool, 'SELECT run_id FROM lab_runs')).toBe(1);
   }, 180_000);
 
+  it('a second job of an episode already recorded (two evals of one run racing) completes and records nothing: the first record stays', async () => {
+    const { url, pool } = await database();
+    const cwd = fresh();
+    await worker(url, cwd);
+    const args = [...run, '--styles', 'neutral', '--trials', '1', '--queue', url, '--out', join(cwd, 'queued')];
+    const evalRun = start(args, cwd);
+    expect(await evalRun.exited, evalRun.stderr()).toBe(0);
+    const before = await pool.query<{ run_id: string; key: string; worker: string; recorded_at: string }>(
+      'SELECT run_id, key, worker, recorded_at FROM lab_episodes ORDER BY key LIMIT 1',
+    );
+    const first = before.rows[0]!;
+    // What the other eval's enqueue adds once this episode's first job is gone: a job of the same key.
+    const jobKey = `lab:${first.run_id}:${first.key}`;
+    await pool.query(
+      `SELECT graphile_worker.add_job('lab.episode', json_build_object('v', 1, 'key', $1::text, 'data', json_build_object('run', $2::text, 'key', $3::text)),
+              job_key => $1::text, job_key_mode => 'unsafe_dedupe')`,
+      [jobKey, first.run_id, first.key],
+    );
+    await until(async () => expect(await count(pool, 'SELECT 1 FROM jobs_done WHERE key = $1', [jobKey])).toBe(2));
+    await until(async () => expect(await count(pool, 'SELECT 1 FROM graphile_worker.jobs')).toBe(0));
+    const after = await pool.query('SELECT run_id, key, worker, recorded_at FROM lab_episodes WHERE run_id = $1 AND key = $2', [
+      first.run_id,
+      first.key,
+    ]);
+    expect(after.rows).toEqual([first]);
+  }, 180_000);
+
   it('a bad --queue URL or an unreachable database: a one-line error, a non-zero exit, no folder', async () => {
     const cwd = fresh();
     const closedPort = await new Promise<number>((resolve) => {

@@ -4,7 +4,9 @@
  * and, as the same-run baseline, the same run in this one process without a queue. Each
  * measurement has a database of its own and follows an untimed warm-up run on the same workers
  * (JIT, domain load); the timed part is enqueue to the last record assembled. The speed-up is
- * 2 workers over 1; the folders are compared byte for byte with the one-process run.
+ * 2 workers over 1; the folders are compared byte for byte with the one-process run. Beside each
+ * time, the CPU each process spent per episode in it (the waiting eval, each worker, PostgreSQL's
+ * processes), from /proc: on shared cores that, not the queue, is what bounds the speed-up.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -14,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { runEval, type EvalConfig } from '../lab/eval/run-eval.js';
 import { STYLES } from '../lab/user.js';
 import { startThrowawayPostgres } from '../testing/throwaway-postgres.js';
+import { cpuSecondsOf, treeCpuSeconds } from './cluster-gateways.js';
 
 export interface QueueBenchOptions {
   /** Trials of billing's 150 dev-split hand-off episodes (all six styles × 25 variants). */
@@ -74,24 +77,44 @@ export async function benchQueue(options: QueueBenchOptions) {
     force: false,
     ...(queue ? { queue } : {}),
   });
-  const timed = async (cfg: EvalConfig) => {
+  const server = await startThrowawayPostgres();
+  const timed = async (cfg: EvalConfig, workers: readonly ChildProcess[] = []) => {
+    const others = () => ({
+      workers: workers.map((w) => cpuSecondsOf(w.pid!)),
+      postgres: server.pid ? treeCpuSeconds(server.pid) : null,
+    });
+    // Read outside the timed part, and this process's own CPU inside the reads of the others.
+    const before = others();
+    const evalBefore = process.cpuUsage();
     const started = performance.now();
     const result = await runEval(cfg);
-    return { seconds: (performance.now() - started) / 1000, episodes: result.records.length };
+    const seconds = (performance.now() - started) / 1000;
+    const evalUsage = process.cpuUsage(evalBefore);
+    const after = others();
+    const episodes = result.records.length;
+    const perEpisode = (cpuSeconds: number) => (cpuSeconds * 1000) / episodes;
+    return {
+      seconds,
+      episodes,
+      cpu_ms_per_episode: {
+        eval: perEpisode((evalUsage.user + evalUsage.system) / 1e6),
+        workers: after.workers.map((c, i) => perEpisode(c - before.workers[i]!)),
+        postgres: after.postgres !== null && before.postgres !== null ? perEpisode(after.postgres - before.postgres) : null,
+      },
+    };
   };
-  const server = await startThrowawayPostgres();
   try {
     options.progress('one process, no queue (baseline)');
     await runEval(config('warm-single', 1));
     const single = await timed(config('single', options.trials));
-    const byWorkers: Record<string, { seconds: number; episodes: number; episodes_per_s: number; identical_to_one_process: boolean }> = {};
+    const byWorkers: Record<string, Awaited<ReturnType<typeof timed>> & { episodes_per_s: number; identical_to_one_process: boolean }> = {};
     for (const n of [1, 2]) {
       const url = await server.createDatabase();
       options.progress(`${n} worker process${n === 1 ? '' : 'es'}`);
       const workers = await startWorkers(n, url, options.concurrency);
       try {
         await runEval(config(`warm-${n}`, 1, url));
-        const run = await timed(config(`queued-${n}`, options.trials, url));
+        const run = await timed(config(`queued-${n}`, options.trials, url), workers);
         const same = readFileSync(join(dir, `queued-${n}`, 'trajectories.jsonl')).equals(
           readFileSync(join(dir, 'single', 'trajectories.jsonl')),
         );

@@ -107,20 +107,20 @@ export async function startLabWorker(options: LabWorkerOptions): Promise<LabWork
   await db.jobs.start({
     [EPISODE_JOB]: async (job, ctx) => {
       const { run: runId, key } = episodePayloadSchema.parse(job.payload);
-      // Recorded already (a duplicate job, or a record committed before the job was deleted): nothing to run.
-      const recorded = await pool.query('SELECT 1 FROM lab_episodes WHERE run_id = $1 AND key = $2', [runId, key]);
-      if (recorded.rowCount) return;
+      // No look for the episode's record first: a job whose record committed is skipped by the
+      // queue (its done record), and the only other way to a second job of a recorded episode —
+      // two evals of one run racing a commit — costs an episode that records nothing (the key
+      // below), not a query on every episode (ADR 0037).
       const run = await preparedRun(runId);
       const planned = run.byKey.get(key);
       if (!planned) throw new Error(`run ${runId} plans no episode ${key}`);
       const { wall_ms: wallMs, ...record } = await run.runner.run(planned);
-      await ctx.completeWith(async (client) => {
-        await client.query(
-          `INSERT INTO lab_episodes (run_id, key, record, attempt, worker, wall_ms, recorded_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (run_id, key) DO NOTHING`,
-          [runId, key, JSON.stringify(record), job.attempt, worker, wallMs ?? 0, new Date().toISOString()],
-        );
-        await client.query('SELECT pg_notify($1, $2)', [RECORDED_CHANNEL, runId]);
+      // One statement: the record, the job's done record and the notification commit together.
+      await ctx.completeWithStatement({
+        text: `INSERT INTO lab_episodes (run_id, key, record, attempt, worker, wall_ms, recorded_at)
+               VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (run_id, key) DO NOTHING
+               RETURNING pg_notify($8, run_id)`,
+        values: [runId, key, JSON.stringify(record), job.attempt, worker, wallMs ?? 0, new Date().toISOString(), RECORDED_CHANNEL],
       });
     },
   });

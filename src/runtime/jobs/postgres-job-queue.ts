@@ -38,6 +38,12 @@ export interface PostgresJobQueueOptions {
   onEvent?: (event: JobEvent) => void;
 }
 
+/** One SQL statement with its parameters (`$1`…), as `pg` takes it. */
+export interface SqlStatement {
+  text: string;
+  values: readonly unknown[];
+}
+
 /**
  * What a PostgreSQL handler receives: `completeWith(effect)` runs `effect` on a client inside one
  * transaction that also records the job as done (`jobs_done`), so the effect commits exactly once:
@@ -47,11 +53,22 @@ export interface PostgresJobQueueOptions {
  */
 export interface PostgresJobContext extends JobContext {
   completeWith<T>(effect: (client: pg.PoolClient) => Promise<T>): Promise<T>;
+  /**
+   * `completeWith` for an effect that is one statement: the statement and the job's done record
+   * are one statement, so one round trip and one commit (`completeWith` takes five). The
+   * statement is an INSERT, UPDATE, DELETE or SELECT that does not begin with `WITH` (the done
+   * record is put before it as a data-modifying `WITH`); its parameters are `$1`…`$n` of
+   * `values`. A second run of the same job commits nothing and throws {@link LeaseLostError}.
+   */
+  completeWithStatement(statement: SqlStatement): Promise<pg.QueryResult>;
 }
 
 // Wrapped so that a payload is never merged (graphile-worker concatenates two array payloads on
 // replace) and so that the key survives graphile-worker clearing it from a superseded job.
 const envelopeSchema = z.object({ v: z.literal(1), key: z.string(), data: jobPayloadSchema });
+
+/** PostgreSQL's SQLSTATE for a duplicate key. */
+const UNIQUE_VIOLATION = '23505';
 
 /** Arbitrary but fixed: serialises graphile-worker's schema migration across processes. */
 const MIGRATION_LOCK = 7_310_221_416;
@@ -300,9 +317,32 @@ export class PostgresJobQueue implements JobQueue<PostgresJobContext> {
         client.release();
       }
     };
+    const completeWithStatement = async (statement: SqlStatement): Promise<pg.QueryResult> => {
+      if (completed) throw new Error(`job ${job.id} (${job.key}) was completed already: completeWith runs once`);
+      if (/^\s*with\b/i.test(statement.text)) {
+        throw new TypeError('completeWithStatement: the statement must not begin with WITH (the done record is put before it as one)');
+      }
+      const n = statement.values.length;
+      try {
+        // A data-modifying WITH runs to completion whether or not the statement reads it. No ON
+        // CONFLICT: a second run of this job waits on the first's key, then fails the whole
+        // statement with a unique violation, which rolls its effect back with it.
+        const result = await this.#pool.query(
+          `WITH baton_job_done AS (INSERT INTO jobs_done (job_id, key, name, done_at) VALUES ($${n + 1}, $${n + 2}, $${n + 3}, now())) ${statement.text}`,
+          [...statement.values, job.id, job.key, job.name],
+        );
+        completed = true;
+        return result;
+      } catch (error) {
+        if (error instanceof pg.DatabaseError && error.code === UNIQUE_VIOLATION && error.constraint === 'jobs_done_pkey') {
+          throw new LeaseLostError(job);
+        }
+        throw error;
+      }
+    };
     const signal = helpers.abortSignal ?? new AbortController().signal;
     try {
-      await handler(job, { signal, completeWith });
+      await handler(job, { signal, completeWith, completeWithStatement });
     } catch (error) {
       if (completed) {
         this.#onEvent({ type: 'queue.error', error: `job ${job.id} (${job.key}) threw after it completed: ${errorText(error)}` });
