@@ -305,3 +305,15 @@ describe('answers to one offer at the same moment, on PostgreSQL', () => {
     expect(await capacityAddsUp(f)).toEqual([]);
   });
 });
+
+describe('numbering the next routing request', () => {
+  it('reads the largest order from an index, not by scanning every request ever made', async () => {
+    const f = await fixture('sqlite');
+    try {
+      const plan = await f.query('EXPLAIN QUERY PLAN SELECT coalesce(max(seq), 0) AS seq FROM routing_requests');
+      expect(plan.map((row) => String(row['detail'])).join(' ')).toMatch(/USING COVERING INDEX routing_requests_seq/);
+    } finally {
+      await f.close();
+    }
+  });
+});

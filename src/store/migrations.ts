@@ -284,6 +284,14 @@ CREATE FUNCTION baton_announce_event() RETURNS trigger LANGUAGE plpgsql AS
 $$ BEGIN PERFORM pg_notify('baton_events', NEW.conversation_id); RETURN NULL; END; $$;
 CREATE TRIGGER events_announce AFTER INSERT ON events FOR EACH ROW EXECUTE FUNCTION baton_announce_event();`,
   },
+  {
+    version: 9,
+    // Every hand-off reads max(seq) of the routing requests to number the next one: without an
+    // index that is a scan of a table that never shrinks.
+    name: 'routing requests: an index on their order',
+    sqlite: 'CREATE INDEX routing_requests_seq ON routing_requests (seq);',
+    postgres: 'CREATE INDEX routing_requests_seq ON routing_requests (seq);',
+  },
 ];
 
 export const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS schema_migrations (
