@@ -93,7 +93,9 @@ export class PostgresJobQueue implements JobQueue<PostgresJobContext> {
   readonly #options: PostgresJobQueueOptions;
   readonly #onEvent: (event: JobEvent) => void;
   readonly #leaseMs: number;
-  #runner: Runner | null = null;
+  /** The first runner, and one more for each worker graphile-worker lost (it does not replace them). */
+  #runners: Runner[] = [];
+  #stopping = false;
   #started = false;
   readonly #workerIds = new Set<string>();
   #beatTimer: NodeJS.Timeout | null = null;
@@ -263,18 +265,33 @@ export class PostgresJobQueue implements JobQueue<PostgresJobContext> {
       this.#workerIds.add(worker.workerId);
       this.#beat();
     });
-    this.#runner = await run({
-      pgPool: this.#pool,
-      taskList,
-      concurrency: this.#options.concurrency ?? 4,
-      pollInterval: this.#options.pollIntervalMs ?? 1_000,
-      logger: quietLogger(this.#onEvent),
-      events,
-      // No cron: recurring checks re-schedule their own key. (Without this it would read ./crontab.)
-      crontab: '',
-      // The process's owner decides what a signal means; the queue is stopped by stop().
-      noHandleSignals: true,
+    const runner = (concurrency: number) =>
+      run({
+        pgPool: this.#pool,
+        taskList,
+        concurrency,
+        pollInterval: this.#options.pollIntervalMs ?? 1_000,
+        logger: quietLogger(this.#onEvent),
+        events,
+        // No cron: recurring checks re-schedule their own key. (Without this it would read ./crontab.)
+        crontab: '',
+        // The process's owner decides what a signal means; the queue is stopped by stop().
+        noHandleSignals: true,
+      });
+    // A worker that could not record a job's end (its database connection failed at that moment)
+    // stops for good, and graphile-worker 0.16 does not start another. Its id is no longer renewed,
+    // so the job it held is released once its lease lapses (by this process's next beat or any
+    // other's) and runs again; and a runner of one takes its place, so the process keeps its workers.
+    events.on('worker:stop', ({ worker, error }) => {
+      this.#workerIds.delete(worker.workerId);
+      if (error === undefined || this.#stopping) return;
+      this.#onEvent({ type: 'queue.error', error: `worker ${worker.workerId} stopped (${errorText(error)}); starting another` });
+      runner(1).then(
+        (replacement) => (this.#stopping ? void replacement.stop() : this.#runners.push(replacement)),
+        (failed: unknown) => this.#onEvent({ type: 'queue.error', error: `replacing a stopped worker: ${errorText(failed)}` }),
+      );
     });
+    this.#runners = [await runner(this.#options.concurrency ?? 4)];
     this.#beatTimer = setInterval(() => this.#beat(), this.#leaseMs / 3);
     this.#beatTimer.unref();
   }
@@ -394,10 +411,11 @@ export class PostgresJobQueue implements JobQueue<PostgresJobContext> {
   }
 
   async stop(): Promise<void> {
-    const runner = this.#runner;
-    if (!runner) return;
-    this.#runner = null;
-    await runner.stop();
+    const runners = this.#runners;
+    if (runners.length === 0) return;
+    this.#stopping = true;
+    this.#runners = [];
+    await Promise.all(runners.map((r) => r.stop()));
     if (this.#beatTimer) clearInterval(this.#beatTimer);
     this.#beatTimer = null;
     await this.#beating;
