@@ -46,6 +46,12 @@ export interface HandoffModel {
   readonly data: HandoffModelData;
   readonly weights: ReadonlyMap<number, Float64Array>;
   readonly bias: Float64Array;
+  /**
+   * The same weights laid out for scoring: `rowOf[bucket]` is the offset of the bucket's row in
+   * `matrix` (one weight per head), or -1 for a bucket the model does not keep.
+   */
+  readonly rowOf: Int32Array;
+  readonly matrix: Float64Array;
 }
 
 /** Validates shipped model data and builds the bucket → weights table. A malformed model is a bug: it throws. */
@@ -63,7 +69,16 @@ export function loadHandoffModel(input: unknown): HandoffModel {
       throw new Error(`model feature entry "${entry.slice(0, 40)}" is malformed`);
     weights.set(b, Float64Array.from(values));
   }
-  return { data, weights, bias: Float64Array.from(data.bias) };
+  const heads = MODEL_HEADS.length;
+  const rowOf = new Int32Array(FEATURE_BUCKETS).fill(-1);
+  const matrix = new Float64Array(weights.size * heads);
+  let row = 0;
+  for (const [b, w] of weights) {
+    rowOf[b] = row * heads;
+    matrix.set(w, row * heads);
+    row += 1;
+  }
+  return { data, weights, bias: Float64Array.from(data.bias), rowOf, matrix };
 }
 
 const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
@@ -88,10 +103,12 @@ export function scoreClause(model: HandoffModel, norm: string): ClauseScores {
   if (hit !== undefined) return hit;
   const { buckets, values } = featureVector(norm);
   const z = Float64Array.from(model.bias);
+  const { rowOf, matrix } = model;
   for (let i = 0; i < buckets.length; i++) {
-    const row = model.weights.get(buckets[i] ?? -1);
+    const at = rowOf[buckets[i] ?? 0] ?? -1;
+    if (at < 0) continue;
     const v = values[i] ?? 0;
-    if (row) for (let h = 0; h < z.length; h++) z[h] = (z[h] ?? 0) + (row[h] ?? 0) * v;
+    for (let h = 0; h < z.length; h++) z[h] = (z[h] ?? 0) + (matrix[at + h] ?? 0) * v;
   }
   const probability = {} as Record<ModelHead, number>;
   MODEL_HEADS.forEach((head, h) => (probability[head] = sigmoid(z[h] ?? 0)));

@@ -186,7 +186,7 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
   // What the agent just asked about: a reply that echoes the question answers it, it does not restate.
   let asked: Asked = NOTHING_ASKED;
   // What the customer last asked for, until a tool runs: an agent reply that shares nothing with it answered nothing.
-  let lastAsk: IntentVector | null = null;
+  let lastAsk: string | null = null;
   items.forEach((item, index) => {
     if (item.role === 'tool') {
       signals.push(...toolSignals(item, index, policy));
@@ -198,15 +198,9 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
         const norm = canonicalize(normalizeText(item.text));
         offerPending = AGENT_OFFER.test(norm);
         alternativePending = AGENT_ALTERNATIVE.test(norm);
-        const vector = intentVector(norm);
         // A reply that states something unrelated to what was asked ("Cloud storage keeps your photos safe!") is a fallback too.
         fallbackPending =
-          AGENT_FALLBACK.test(norm) ||
-          (lastAsk !== null &&
-            lastAsk.size > 0 &&
-            !norm.includes('?') &&
-            !ENGAGES.test(norm) &&
-            intentSimilarity(vector, lastAsk) < NON_ANSWER);
+          AGENT_FALLBACK.test(norm) || (lastAsk !== null && !norm.includes('?') && !ENGAGES.test(norm) && answersNothing(norm, lastAsk));
         // A fallback ("can you try asking in a different way?") asks about nothing in particular.
         asked =
           norm.includes('?') && !fallbackPending
@@ -320,7 +314,7 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
     }
     asked = NOTHING_ASKED;
     fallbackPending = false;
-    lastAsk = intentVector(whole);
+    lastAsk = whole;
     for (const f of found) {
       if (f.kind === 'human_request') requestOpen = true;
       else if (f.kind === 'human_declined' && !found.some((r) => r.kind === 'human_request' && r.offset >= f.offset)) requestOpen = false;
@@ -360,6 +354,12 @@ export function requestedSignal(item: Extract<TranscriptItem, { role: 'customer'
 /** The signals of the structured requests in a transcript (see {@link requestedSignal}). */
 export function requestedSignals(items: readonly TranscriptItem[]): Signal[] {
   return items.flatMap((item, index) => (item.role === 'customer' && item.request === 'person' ? [requestedSignal(item, index)] : []));
+}
+
+/** Whether an agent's reply shares (almost) no concept with what the customer asked (vectors worked out only here, when asked). */
+function answersNothing(reply: string, ask: string): boolean {
+  const asked = intentVector(ask);
+  return asked.size > 0 && intentSimilarity(intentVector(reply), asked) < NON_ANSWER;
 }
 
 /** The default extractor as a port implementation. */
