@@ -72,7 +72,7 @@ describe('the shipped model', () => {
   it('loads, and matches its committed provenance and cross-validation report', () => {
     const model = loadHandoffModel(HANDOFF_MODEL_DATA);
     const p = model.data.provenance;
-    expect(model.weights.size).toBe(p.features);
+    expect(model.rows).toBe(p.features);
     expect(p.features).toBeLessThanOrEqual(40_000);
     expect(p.script).toBe('scripts/train-decider-model.ts');
     expect(p.corpora).toEqual([

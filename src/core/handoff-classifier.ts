@@ -41,17 +41,16 @@ export const HandoffModelDataSchema = z.object({
 });
 export type HandoffModelData = z.infer<typeof HandoffModelDataSchema>;
 
-/** A loaded model: weights by bucket, a row of one weight per head. */
+/**
+ * A loaded model: `rowOf[bucket]` is the offset of the bucket's row in `matrix` (one weight per
+ * head), or -1 for a bucket the model does not keep; `rows` is how many it keeps.
+ */
 export interface HandoffModel {
   readonly data: HandoffModelData;
-  readonly weights: ReadonlyMap<number, Float64Array>;
   readonly bias: Float64Array;
-  /**
-   * The same weights laid out for scoring: `rowOf[bucket]` is the offset of the bucket's row in
-   * `matrix` (one weight per head), or -1 for a bucket the model does not keep.
-   */
   readonly rowOf: Int32Array;
   readonly matrix: Float64Array;
+  readonly rows: number;
 }
 
 /** Validates shipped model data and builds the bucket → weights table. A malformed model is a bug: it throws. */
@@ -59,26 +58,23 @@ export function loadHandoffModel(input: unknown): HandoffModel {
   const data = HandoffModelDataSchema.parse(input);
   if (data.heads.join() !== MODEL_HEADS.join()) throw new Error(`model heads ${data.heads.join()} are not ${MODEL_HEADS.join()}`);
   if (data.bias.length !== MODEL_HEADS.length) throw new Error('model bias: one per head');
-  const weights = new Map<number, Float64Array>();
-  for (const entry of data.features.split(';')) {
-    if (entry === '') continue;
+  const heads = MODEL_HEADS.length;
+  const entries = data.features.split(';').filter((entry) => entry !== '');
+  const rowOf = new Int32Array(FEATURE_BUCKETS).fill(-1);
+  const matrix = new Float64Array(entries.length * heads);
+  let rows = 0;
+  for (const entry of entries) {
     const [key, row] = entry.split(':');
     const b = parseInt(key ?? '', 36);
     const values = (row ?? '').split(',').map((w) => Number(w) / data.scale);
-    if (!(b >= 0 && b < FEATURE_BUCKETS) || values.length !== MODEL_HEADS.length || values.some((v) => !Number.isFinite(v)))
+    if (!(b >= 0 && b < FEATURE_BUCKETS) || values.length !== heads || values.some((v) => !Number.isFinite(v)))
       throw new Error(`model feature entry "${entry.slice(0, 40)}" is malformed`);
-    weights.set(b, Float64Array.from(values));
+    // A bucket listed twice keeps its last row, as it always did.
+    const at = (rowOf[b] ?? -1) >= 0 ? (rowOf[b] as number) : rows++ * heads;
+    rowOf[b] = at;
+    matrix.set(values, at);
   }
-  const heads = MODEL_HEADS.length;
-  const rowOf = new Int32Array(FEATURE_BUCKETS).fill(-1);
-  const matrix = new Float64Array(weights.size * heads);
-  let row = 0;
-  for (const [b, w] of weights) {
-    rowOf[b] = row * heads;
-    matrix.set(w, row * heads);
-    row += 1;
-  }
-  return { data, weights, bias: Float64Array.from(data.bias), rowOf, matrix };
+  return { data, bias: Float64Array.from(data.bias), rowOf, matrix: matrix.subarray(0, rows * heads), rows };
 }
 
 const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
@@ -93,12 +89,12 @@ export interface ClauseScores {
 // decider rereads clauses every turn. The features (every n-gram's bucket, by word) are worked
 // out again only when asked, for a clause over a threshold, which is rare: keeping them for every
 // clause made the cache most of the heap the garbage collector copies.
-const cache = new WeakMap<ReadonlyMap<number, Float64Array>, Map<string, ClauseScores>>();
+const cache = new WeakMap<Float64Array, Map<string, ClauseScores>>();
 
 /** Scores a canonical clause on every head. Cached per model. */
 export function scoreClause(model: HandoffModel, norm: string): ClauseScores {
-  let known = cache.get(model.weights);
-  if (known === undefined) cache.set(model.weights, (known = new Map()));
+  let known = cache.get(model.matrix);
+  if (known === undefined) cache.set(model.matrix, (known = new Map()));
   const hit = known.get(norm);
   if (hit !== undefined) return hit;
   const { buckets, values } = featureVector(norm);
@@ -139,7 +135,10 @@ export function anchorWord(model: HandoffModel, features: TextFeatures, head: Mo
   let bestWeight = -Infinity;
   for (const w of features.words) {
     let sum = 0;
-    for (const b of w.buckets) sum += (model.weights.get(b)?.[h] ?? 0) * (features.values.get(b) ?? 0);
+    for (const b of w.buckets) {
+      const at = model.rowOf[b] ?? -1;
+      if (at >= 0) sum += (model.matrix[at + h] ?? 0) * (features.values.get(b) ?? 0);
+    }
     if (sum > bestWeight) {
       bestWeight = sum;
       best = w;
