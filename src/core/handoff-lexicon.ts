@@ -13,11 +13,15 @@ export interface Clause {
   start: number;
 }
 
+const PRINTABLE_ASCII = /^[ -~\t\n\r]*$/;
+
 /**
  * Lower-cases and straightens quotes without changing the length, so that offsets found in
  * the normalized text point into the original.
  */
 export function normalizeText(text: string): string {
+  // Most text is printable ASCII, where lower-casing keeps the length and only the backtick needs straightening.
+  if (PRINTABLE_ASCII.test(text)) return text.toLowerCase().replaceAll('`', "'");
   let out = '';
   for (const ch of text) {
     const lower = ch.toLowerCase();
@@ -33,9 +37,13 @@ const QUOTED = /"[^"\n]{1,200}"/g;
 // Sentence ends, commas and contrast words end a clause, and with it the scope of a negation.
 const CLAUSE_BREAK = /[.!?;:\n]+|,|\s+(?:but|however|although|though|because|cause|cuz|whereas|otherwise|or else)\s+/g;
 
+/** Words a sentence usually starts with. */
+const SENTENCE_START =
+  '(?:Transfer|Connect|Put|Get|Give|Let|Send|Talk|Speak|Someone|Somebody|Anyone|Anybody|Human|Humans|Real|Please|Can|Could|Would|Will|Is|Are|Where|Why|What|How|Who|When|You|Just|Now|Seriously|Honestly|Also|This|That|Then|Cancel|Stop|Fix|Refund|Check|Any|Need|Want|My|It|No|Yes|Ok|Okay)\\b';
 // Only after an all-lower-case word and before a usual first word, so names and Title Case stay whole.
-const UNPUNCTUATED_SENTENCE =
-  /(?<=(?:^|\s)[a-z']+)\s+(?=(?:Transfer|Connect|Put|Get|Give|Let|Send|Talk|Speak|Someone|Somebody|Anyone|Anybody|Human|Humans|Real|Please|Can|Could|Would|Will|Is|Are|Where|Why|What|How|Who|When|You|Just|Now|Seriously|Honestly|Also|This|That|Then|Cancel|Stop|Fix|Refund|Check|Any|Need|Want|My|It|No|Yes|Ok|Okay)\b)/g;
+const UNPUNCTUATED_SENTENCE = new RegExp(`(?<=(?:^|\\s)[a-z']+)\\s+(?=${SENTENCE_START})`, 'g');
+/** The same start after any space: without one, no sentence starts unpunctuated (a cheap scan before the look-behind's). */
+const FIRST_WORD_AFTER_SPACE = new RegExp(`\\s${SENTENCE_START}`);
 
 /** Splits a message into clauses, with quoted speech blanked out, each clause's words made canonical. */
 export function splitClauses(text: string): Clause[] {
@@ -51,7 +59,9 @@ export function splitClauses(text: string): Clause[] {
   };
   const breaks = [...norm.matchAll(CLAUSE_BREAK)].map((m) => ({ at: m.index, end: m.index + m[0].length }));
   // "worst bot ever Transfer me to staff": a capital after a lower-case word, with no stop between, starts a sentence.
-  for (const m of text.matchAll(UNPUNCTUATED_SENTENCE)) breaks.push({ at: m.index, end: m.index + m[0].length });
+  // (The look-behind is costly at every space: a text without a usual first word after a space has no such start.)
+  if (FIRST_WORD_AFTER_SPACE.test(text))
+    for (const m of text.matchAll(UNPUNCTUATED_SENTENCE)) breaks.push({ at: m.index, end: m.index + m[0].length });
   breaks.sort((a, b) => a.at - b.at);
   for (const b of breaks) {
     if (b.at < from) continue;

@@ -130,12 +130,28 @@ function safetyTopic(norm: string): 'self_harm' | 'danger' | 'medical' | null {
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** Each capability's keywords (and its intent's own words) as one pattern, built once per list of capabilities. */
+const capabilityPatterns = new WeakMap<DeciderPolicy['capabilities'], Array<{ intent: string; pattern: RegExp }>>();
+
+function patternsOf(capabilities: DeciderPolicy['capabilities']): Array<{ intent: string; pattern: RegExp }> {
+  let patterns = capabilityPatterns.get(capabilities);
+  if (!patterns) {
+    patterns = capabilities.map((c) => ({
+      intent: c.intent,
+      pattern: new RegExp(
+        [...c.keywords, c.intent.replace(/[_-]+/g, ' ')].map((k) => `\\b${escapeRegExp(normalizeText(k.trim()))}`).join('|'),
+      ),
+    }));
+    capabilityPatterns.set(capabilities, patterns);
+  }
+  return patterns;
+}
+
 /** The capability intents a text names, by keyword at the start of a word. */
 function capabilityIntents(norm: string, policy: DeciderPolicy): string[] {
-  return policy.capabilities
-    .filter((c) =>
-      [...c.keywords, c.intent.replace(/[_-]+/g, ' ')].some((k) => new RegExp(`\\b${escapeRegExp(normalizeText(k.trim()))}`).test(norm)),
-    )
+  if (policy.capabilities.length === 0) return [];
+  return patternsOf(policy.capabilities)
+    .filter((c) => c.pattern.test(norm))
     .map((c) => c.intent);
 }
 
@@ -153,6 +169,44 @@ function asksForSomething(clause: Clause, policy: DeciderPolicy): boolean {
 }
 
 const stemsOf = (norm: string) => new Set(words(norm).filter(isIntentWord).map(stem));
+
+/** What an agent's message says, as far as the customer's next turn is read against it: a pure function of its text. */
+interface AgentSays {
+  norm: string;
+  /** It offers a person ("Shall I transfer you?"). */
+  offer: boolean;
+  /** It states the wait or offers its own help instead. */
+  alternative: boolean;
+  /** It says it did not understand, or points elsewhere. */
+  fallback: boolean;
+  /** It asks nothing and engages with nothing, so it may have answered nothing (judged against what was asked). */
+  mayAnswerNothing: boolean;
+  /** It asks a question. */
+  asks: boolean;
+  stems: ReadonlySet<string>;
+}
+
+// The decider reads the whole conversation again at every turn, so each agent message is read once.
+const agentReadings = new Map<string, AgentSays>();
+
+function agentSays(text: string): AgentSays {
+  const known = agentReadings.get(text);
+  if (known) return known;
+  const norm = canonicalize(normalizeText(text));
+  const asks = norm.includes('?');
+  const said: AgentSays = {
+    norm,
+    offer: AGENT_OFFER.test(norm),
+    alternative: AGENT_ALTERNATIVE.test(norm),
+    fallback: AGENT_FALLBACK.test(norm),
+    mayAnswerNothing: !asks && !ENGAGES.test(norm),
+    asks,
+    stems: stemsOf(norm),
+  };
+  if (agentReadings.size >= 20_000) agentReadings.clear();
+  agentReadings.set(text, said);
+  return said;
+}
 
 /** What the agent's last question asked about. */
 interface Asked {
@@ -195,16 +249,15 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
     }
     if (item.role !== 'customer') {
       if (item.role === 'agent') {
-        const norm = canonicalize(normalizeText(item.text));
-        offerPending = AGENT_OFFER.test(norm);
-        alternativePending = AGENT_ALTERNATIVE.test(norm);
+        const said = agentSays(item.text);
+        offerPending = said.offer;
+        alternativePending = said.alternative;
         // A reply that states something unrelated to what was asked ("Cloud storage keeps your photos safe!") is a fallback too.
-        fallbackPending =
-          AGENT_FALLBACK.test(norm) || (lastAsk !== null && !norm.includes('?') && !ENGAGES.test(norm) && answersNothing(norm, lastAsk));
+        fallbackPending = said.fallback || (lastAsk !== null && said.mayAnswerNothing && answersNothing(said.norm, lastAsk));
         // A fallback ("can you try asking in a different way?") asks about nothing in particular.
         asked =
-          norm.includes('?') && !fallbackPending
-            ? { stems: stemsOf(norm), intents: capabilityIntents(norm, policy), vector: intentVector(norm) }
+          said.asks && !fallbackPending
+            ? { stems: said.stems, intents: capabilityIntents(said.norm, policy), vector: intentVector(said.norm) }
             : NOTHING_ASKED;
       }
       return;
@@ -238,7 +291,8 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
     alternativePending = false;
     // Judged per message: one clause naming a capability ("refund W123, the duplicate one") covers
     // its neighbours, which are usually details of the same request.
-    const inScope = capabilityIntents(whole, policy).length > 0;
+    const namedIntents = capabilityIntents(whole, policy);
+    const inScope = namedIntents.length > 0;
     clauses.forEach((clause, k) => {
       const at = { evidence: clause.text, index, offset: clause.start };
       const facts = clauseTopics(clause.norm);
@@ -301,7 +355,7 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
     const closing = GRATITUDE.test(whole) && !STILL_A_PROBLEM.test(whole);
     if (!closing && !found.some((s) => s.kind === 'human_request' || s.kind === 'safety')) {
       const at = { evidence: item.text.trim(), index, offset: 0 };
-      const named = capabilityIntents(whole, policy).filter((intent) => !asked.intents.includes(intent));
+      const named = namedIntents.filter((intent) => !asked.intents.includes(intent));
       if (named.length > 0) {
         for (const intent of named) found.push({ kind: 'intent', intent, ...at });
       } else {

@@ -136,6 +136,18 @@ export type IntentVector = ReadonlyMap<string, number>;
 
 /** The concepts of a canonical text, each with its weight. */
 export function intentVector(norm: string): IntentVector {
+  // The decider reads the whole conversation again at every turn, so each text is worked out once.
+  const known = vectors.get(norm);
+  if (known) return known;
+  const vector = intentVectorAfresh(norm);
+  if (vectors.size >= 20_000) vectors.clear();
+  vectors.set(norm, vector);
+  return vector;
+}
+
+const vectors = new Map<string, IntentVector>();
+
+function intentVectorAfresh(norm: string): IntentVector {
   const vector = new Map<string, number>();
   const add = (concept: string, weight: number) => vector.set(concept, Math.max(vector.get(concept) ?? 0, weight));
   let rest = norm;

@@ -117,16 +117,24 @@ const isInflection = (token: string): boolean => {
 };
 
 function correct(token: string): string {
-  if (token.length < 4 || KEY_SET.has(token) || REAL_WORDS.has(token) || !/^[a-z]+$/.test(token) || isInflection(token)) return token;
+  if (token.length < 4) return token;
+  // Every token read before is remembered, the ones left as they are too: the checks below cost more than the look-up.
   const known = corrected.get(token);
   if (known !== undefined) return known;
+  const hit = correctAfresh(token);
+  if (corrected.size >= 50_000) corrected.clear();
+  corrected.set(token, hit);
+  return hit;
+}
+
+function correctAfresh(token: string): string {
+  if (KEY_SET.has(token) || REAL_WORDS.has(token) || !/^[a-z]+$/.test(token) || isInflection(token)) return token;
   // A key word that only adds a letter at the end ("court" → "courts") is the same word inflected.
   // A four-letter token is only a slip of a longer key word ("aget", "nevr"), never of another four-letter one.
-  const hit =
+  return (
     (byInitial.get(token[0]!) ?? []).find((k) => (token.length >= 5 || k.length >= 5) && isTypingSlip(token, k) && !k.startsWith(token)) ??
-    token;
-  if (corrected.size < 50_000) corrected.set(token, hit);
-  return hit;
+    token
+  );
 }
 
 // Letters stretched for emphasis: three or more of one letter become one ("sooo", "humaaan").
