@@ -302,14 +302,16 @@ const CARRIER = new Set([
 
 /** Whether a negator governs what follows `before`: close enough, with no contrast or new subject between. */
 export function isNegatedBefore(before: string): boolean {
-  let last: { end: number } | undefined;
+  let last: { end: number; word: string } | undefined;
   for (const m of before.matchAll(NEGATOR)) {
     const end = m.index + m[0].length;
     if (/n't$|^cannot$/.test(m[0]) && INVERTED.test(before.slice(end))) continue;
-    last = { end };
+    last = { end, word: m[0] };
   }
   if (last === undefined) return false;
   const gap = words(before.slice(last.end));
+  // "no, I still want the person": a "no" that answers, followed by its own subject, negates nothing after it.
+  if (last.word === 'no' && gap.length > 0 && SUBJECT.has(gap[0]!)) return false;
   if (gap.length > 5 || gap.some((w) => CONTRAST.has(w))) return false;
   return !gap.some((w, i) => SUBJECT.has(w) && gap.slice(0, i).some((v) => !CARRIER.has(v)));
 }
