@@ -108,6 +108,9 @@ const table: Record<string, Row[]> = {
     ['think not', "I don't think I need a human", null],
     ['question then no', 'Human? No, just fix it', null],
     ['rather not', "I'd rather not talk to a manager", null],
+    // A "no" that answers, with its own subject after it, negates nothing.
+    ['answering no, then the request', 'no, I still want the person', 'customer_request'],
+    ['answering no, then a refusal', "no I don't want a person", null],
     ['no apostrophe', 'i dont want a human, just answer me', null],
     ['shouted refusal', 'I DO NOT WANT A HUMAN!!!', null],
     ['stop offering', 'stop trying to transfer me', null],
