@@ -429,6 +429,42 @@ const table: Record<string, Row[]> = {
       null,
     ],
   ],
+  'corrections of the agent, and answers in kind': [
+    [
+      'the customer says the agent missed it, twice',
+      [
+        c('When does my mobile contract finish?'),
+        a('We have great SIM-only deals this month.'),
+        c('Thanks, but I meant my own contract end date.'),
+        a('You can upgrade in the app.'),
+        c("I'm not asking about upgrades, I'm asking when my minimum term is over."),
+      ],
+      'loop_detected',
+    ],
+    [
+      'like questions, each answered in kind',
+      [
+        c('is there a fee for paying by card?'),
+        a('No, card payments are free.'),
+        c('is there a fee for paying late?'),
+        a('Yes, £6 after 10 days.'),
+        c('is there a fee for a bounced direct debit?'),
+        a('Yes, £8.'),
+      ],
+      null,
+    ],
+    [
+      'a question answered with nothing of its kind, asked again in other words',
+      [
+        c('how do I switch off voicemail?'),
+        a('Voicemail keeps your messages safe.'),
+        c('where do I go to stop voicemail on my phone'),
+        a('Our plans include unlimited calls.'),
+        c('how can I get voicemail turned off'),
+      ],
+      'loop_detected',
+    ],
+  ],
   'put off, or only asked about': [
     ['tentative', 'If you cannot explain this fee I might ask for a supervisor. What is the fee?', null],
     ['at any point', 'can I get a human at any point in this chat? good. what is my due date', null],

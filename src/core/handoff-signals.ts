@@ -24,7 +24,7 @@ import { defaultHandoffModel } from './handoff-model.js';
 import type { HandoffModel } from './handoff-classifier.js';
 import { toolSignals } from './tool-signals.js';
 import { AGENT_ALTERNATIVE, KEEP_WAITING, SELF_WITHDRAW, STILL_WANTED, TAKE_HELP, UNREALISED_REQUEST, WITHDRAW } from './withdrawal.js';
-import { AGENT_FALLBACK, createIntentLog, intentSimilarity, intentVector, type IntentVector } from './intent-similarity.js';
+import { AGENT_FALLBACK, answersInKind, createIntentLog, intentSimilarity, intentVector, type IntentVector } from './intent-similarity.js';
 /** An agent reply this far from what the customer asked (intent cosine) answered nothing. */
 const NON_ANSWER = 0.15;
 // An apology, an acknowledgement or an announced action engages with the customer, whatever its words.
@@ -241,6 +241,10 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
   let asked: Asked = NOTHING_ASKED;
   // What the customer last asked for, until a tool runs: an agent reply that shares nothing with it answered nothing.
   let lastAsk: string | null = null;
+  // The customer's last message, whatever ran since, and whether an agent reply since answered it in kind.
+  let lastCustomer: string | null = null;
+  let answeredPending = false;
+  let unansweredPending = false;
   items.forEach((item, index) => {
     if (item.role === 'tool') {
       signals.push(...toolSignals(item, index, policy));
@@ -254,6 +258,10 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
         alternativePending = said.alternative;
         // A reply that states something unrelated to what was asked ("Cloud storage keeps your photos safe!") is a fallback too.
         fallbackPending = said.fallback || (lastAsk !== null && said.mayAnswerNothing && answersNothing(said.norm, lastAsk));
+        const inKind = lastCustomer === null ? null : answersInKind(said.norm, lastCustomer);
+        if (!fallbackPending && inKind === 'answered') answeredPending = true;
+        // A question answered with nothing of its kind: the customer will likely ask it again in other words.
+        if (inKind === 'unanswered' && !answeredPending) unansweredPending = true;
         // A fallback ("can you try asking in a different way?") asks about nothing in particular.
         asked =
           said.asks && !fallbackPending
@@ -361,14 +369,21 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
       } else {
         const stems = new Set([...stemsOf(whole)].filter((w) => !asked.stems.has(w)));
         if (stems.size > 0) {
-          const key = intents.keyOf(whole, [...stems].sort().join(' '), { afterFallback: fallbackPending, asked: asked.vector });
+          const key = intents.keyOf(whole, [...stems].sort().join(' '), {
+            afterFallback: fallbackPending || unansweredPending,
+            afterAnswer: answeredPending,
+            asked: asked.vector,
+          });
           found.push({ kind: 'intent', intent: key, ...at });
         }
       }
     }
     asked = NOTHING_ASKED;
     fallbackPending = false;
+    answeredPending = false;
+    unansweredPending = false;
     lastAsk = whole;
+    lastCustomer = whole;
     for (const f of found) {
       if (f.kind === 'human_request') requestOpen = true;
       else if (f.kind === 'human_declined' && !found.some((r) => r.kind === 'human_request' && r.offset >= f.offset)) requestOpen = false;

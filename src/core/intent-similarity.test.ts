@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { AGENT_FALLBACK, RESTATEMENT, SAME_INTENT, intentSimilarity, intentVector } from './intent-similarity.js';
+import {
+  AGENT_FALLBACK,
+  CORRECTION,
+  RESTATEMENT,
+  SAME_INTENT,
+  answersInKind,
+  intentSimilarity,
+  intentVector,
+} from './intent-similarity.js';
 
 const sim = (a: string, b: string) => intentSimilarity(intentVector(a), intentVector(b));
 
@@ -28,5 +36,36 @@ describe('intent similarity', () => {
     expect(RESTATEMENT.test('can you tell me the status of my refund')).toBe(false);
     expect(AGENT_FALLBACK.test("i'm sorry, i'm not able to find that. can you try asking in a different way?")).toBe(true);
     expect(AGENT_FALLBACK.test('your refund was issued yesterday.')).toBe(false);
+  });
+
+  it.each([
+    'thanks, but i meant the date my contract ends',
+    "i'm not asking how to pay, i'm asking why it went up",
+    'not the pin, the puk. it says sim blocked',
+    "i've looked there. what i need is my own end date",
+    'let me ask differently: please post my bills',
+    "that's not what i asked",
+  ])('"%s" corrects the agent', (text) => {
+    expect(CORRECTION.test(text)).toBe(true);
+  });
+
+  it.each(['and can i pay by card as well?', 'what about the upload speed', 'i mean it, this is great', 'thanks! that sorted it'])(
+    '"%s" corrects nothing',
+    (text) => {
+      expect(CORRECTION.test(text)).toBe(false);
+    },
+  );
+
+  it.each([
+    ['how much is the sports pack?', '£12 a month.', 'answered'],
+    ['when is my bill due', 'on the 14th of march.', 'answered'],
+    ['can i keep my number?', 'yes, it moves with you.', 'answered'],
+    ['how do i change the wifi password', 'go to settings > wireless and enter a new key.', 'answered'],
+    ['is there a charge for paying late?', '£5 if paid more than 7 days late.', 'specific'],
+    ['when does my contract end?', 'our plans come with speeds of up to 900mbps.', 'unanswered'],
+    ['can i pause my tv subscription?', 'our tv packages include sports and movies.', 'unanswered'],
+    ['please refund the charge', 'done.', null],
+  ] as const)('to "%s", "%s" is %s', (ask, reply, verdict) => {
+    expect(answersInKind(reply, ask)).toBe(verdict);
   });
 });

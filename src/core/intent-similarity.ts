@@ -188,6 +188,75 @@ export function intentSimilarity(a: IntentVector, b: IntentVector): number {
 export const RESTATEMENT =
   /^(?:(?:hmm+|ok|okay|sorry|so|well|look|again|no|right|um+|erm)\b[\s,.!:]*)*(?:to clarify|let me (?:try again|rephrase|put it (?:another|differently)|say (?:it|that) again|explain again)|just to be clear|what i mean is|(?:sorry,? )?maybe i wasn't clear|i wasn't clear|in other words|i'll say it again|again\b|as i said|like i said|i(?:'ve| have)? already (?:said|told you|asked)|for the (?:second|third|fourth|fifth|\d+(?:st|nd|rd|th)) time|once more|one more time|i repeat|i'm asking again|i asked|i'm still asking)/;
 
+/**
+ * Turns that tell the agent it missed what was asked, anywhere in the message: "I meant the end
+ * date", "I'm not asking how to pay, I'm asking why it went up", "not the PIN, the PUK", "thanks,
+ * but I need all of them", "I've looked there". The customer says it is the same request again.
+ */
+export const CORRECTION = new RegExp(
+  [
+    "\\b(?:i|i'm|im|i am)\\s+(?:only |just )?(?:meant|mean|meaning)\\b(?! (?:it|that|to say)\\b)",
+    "\\b(?:i'm|im|i am|i was) (?:not asking|asking (?:for|about|what|why|how|when|where|if|whether|you to|you for))\\b",
+    "\\b(?:that(?:'s| is|s)?|this is|it's|its) not what i (?:asked|meant|said|want|wanted|need|needed)\\b",
+    '\\bnot what i (?:asked|meant)\\b',
+    "\\bwhat i (?:need|want|asked|meant|mean|am asking|'m asking) (?:is|was|for)\\b",
+    '\\bmy question (?:is|was)\\b',
+    '\\blet me (?:ask|put it|say it|phrase it|word it) (?:differently|another way|a different way|again)\\b',
+    '^(?:(?:yes|yeah|yep|ok|okay|sure|cool|great|thanks|thank you|i know|i understand|understood|right|fine|i see)\\b(?: that)?[,.!]*\\s*)+but\\b',
+    '\\bnot (?:the|a|an|my) [a-z]+(?: [a-z]+)?[,.;]+\\s*(?:the|a|an|my|just|i)\\b',
+    "\\b(?:i've|ive|i have|i already|i've already|i have already) (?:looked|checked|tried|done|read|seen|restarted)(?: (?:that|there|it|this|them|those))?\\b[^.?!]{0,30}(?:[.,;!]|$)",
+    "\\b(?:i'm|im|i am) not (?:after|looking for|interested in|wanting)\\b",
+    "\\byou(?:'re| are| keep)? (?:not|still not) (?:answering|listening|understanding|getting it)\\b",
+  ].join('|'),
+);
+
+/** A question the customer asks, by its kind: yes or no, an amount, a time, a number, a way to do something. */
+type AskKind = 'yes_no' | 'amount' | 'time' | 'number' | 'how_to';
+const LEAD = '^(?:(?:and|so|ok|okay|also|hi|hello|hey|right|then|oh|great|thanks|thank you|cool)[,.!]*\\s+)*';
+const ASK_KINDS: ReadonlyArray<[AskKind, RegExp]> = [
+  ['amount', /\bhow much\b|\b(?:what(?:'s| is| are)|whats) the (?:cost|price|charge|fee|fees)\b|\bhow expensive\b/],
+  ['time', /\bwhen\b|\bwhat (?:date|day|time)\b/],
+  ['number', /\bhow (?:many|far|fast|long|big|often)\b/],
+  ['how_to', /\bhow (?:do|can|should|would) (?:i|we)\b|\bwhere (?:do|can|would) i\b/],
+  ['yes_no', new RegExp(`${LEAD}(?:can|could|is|are|was|will|would|does|do|did|has|have|should|shall|may|am)\\b`)],
+];
+const ANSWERS: Record<AskKind, RegExp> = {
+  amount: /[£$€]\s?\d|\b\d+(?:[.,]\d+)?\s?(?:p|pounds?|euros?|dollars?|gbp|eur|usd)\b|\b(?:it's |it is )?free\b|\bno (?:charge|cost|fee)\b/,
+  time: /\b\d{1,2}(?:st|nd|rd|th)?(?: of)? (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\b(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]* \d|\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tomorrow|tonight|next week|this week)\b|\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}\s?(?:am|pm)\b|\b\d+\s*(?:minutes?|mins?|hours?|days?|weeks?|months?|years?)\b|\b\d{4}-\d{2}-\d{2}\b/,
+  number: /\d/,
+  how_to:
+    /^(?:go to|log in|sign in|open|tap|click|press|select|choose|enter|type|turn|switch|hold|unplug|plug|restart|reset|in the app|in (?:the )?settings|under|from (?:the|your))\b|\w >\s?\w/,
+  yes_no:
+    /^(?:(?:sure|ok|okay|great|good news|thanks|thank you|of course)[,!.\s]+)?(?:yes|yep|yeah|no|nope|it is|it's not|it isn't|it won't|it will|it does|it doesn't|you can't|you cannot|you won't|you don't|there is|there's|there isn't|there are no|they are|they're not|that's right|correct|absolutely|certainly)\b/,
+};
+
+/**
+ * Whether an agent's reply answers the customer's question in kind: a yes or a no to a yes/no
+ * question, an amount to "how much", a date or a time to "when", a number to "how many", steps
+ * to "how do I". A turn after such an answer asks something new unless it says otherwise.
+ * `specific` when it answers in another kind, `unanswered` when it says nothing of the kind at
+ * all, null when the customer's message asks nothing of a kind this can judge.
+ */
+export function answersInKind(reply: string, ask: string): 'answered' | 'specific' | 'unanswered' | null {
+  const kind = ASK_KINDS.find(([, re]) => re.test(ask))?.[0];
+  if (kind === undefined) return null;
+  const text = reply.trim();
+  if (ANSWERS[kind].test(text)) return 'answered';
+  // An answer of another kind ("£5 if paid late" to "is there a charge?") may still be one.
+  return SPECIFIC.some((re) => re.test(text)) ? 'specific' : 'unanswered';
+}
+
+const SPECIFIC = [
+  ANSWERS.yes_no,
+  ANSWERS.amount,
+  ANSWERS.time,
+  ANSWERS.how_to,
+  /^(?:\d|one|two|three|four|five|six|seven|eight|nine|ten|none|nothing|only|just)\b/,
+];
+
+/** A turn this close to an earlier one is the same request even after an answer (asked again, word for word). */
+export const SAME_WORDS = 0.85;
+
 /** An agent turn that did not understand or did not answer: a fallback, a help link, a generic prompt. */
 export const AGENT_FALLBACK =
   /\b(?:not (?:sure|able to) (?:i )?understand|(?:didn't|did not|don't|do not) (?:quite )?(?:understand|catch|get) (?:that|you|what)|(?:can|could) you (?:try asking|rephrase|say that again|provide more details|tell me (?:a bit |a little )?more|give me more details)|anything else you can share|try asking in a different way|not able to find that|something went wrong|what was your question|how can i help(?: you)?(?: with your account)?(?: today)?|which of these is it about|help article|manage your account from|i can help with [a-z, ]+ and [a-z]+\b(?=\.|\s*which)|could you (?:please )?clarify)\b/;
@@ -202,18 +271,20 @@ export const SAME_INTENT_AFTER_FALLBACK = 0.25;
  * threshold), or to a new key of its own.
  */
 export function createIntentLog(): {
-  keyOf(norm: string, fallbackKey: string, options: { afterFallback: boolean; asked: IntentVector }): string;
+  keyOf(norm: string, fallbackKey: string, options: { afterFallback: boolean; afterAnswer?: boolean; asked: IntentVector }): string;
 } {
   const prior: Array<{ key: string; vector: IntentVector }> = [];
   return {
-    keyOf(norm, fallbackKey, { afterFallback, asked }) {
+    keyOf(norm, fallbackKey, { afterFallback, afterAnswer = false, asked }) {
       // What the agent just asked about is an answer when echoed, not a restatement.
       const vector = new Map([...intentVector(norm)].filter(([k]) => !asked.has(k)));
       let key: string | undefined;
       const latest = prior[prior.length - 1];
-      if (latest && RESTATEMENT.test(norm)) key = latest.key;
+      // Marked as the same again, or as a correction of what the agent made of it.
+      if (latest && (RESTATEMENT.test(norm) || CORRECTION.test(norm))) key = latest.key;
       else if (vector.size > 0) {
-        const threshold = afterFallback ? SAME_INTENT_AFTER_FALLBACK : SAME_INTENT;
+        // After a reply that answered in kind, only the same words again are the same request.
+        const threshold = afterAnswer ? SAME_WORDS : afterFallback ? SAME_INTENT_AFTER_FALLBACK : SAME_INTENT;
         let best = 0;
         for (const p of prior) {
           const s = intentSimilarity(p.vector, vector);
