@@ -471,6 +471,11 @@ const table: Record<string, Row[]> = {
     ['for now', 'Can I talk to a person later on if I need to? For now I only want my balance.', null],
     ['what would happen', 'what would happen if I asked for a manager? just curious', null],
     ['worst case', "worst case I'll ask for an agent, but first: why did my bill go up", null],
+    ['what it costs', 'Does it cost extra to speak to a person on the phone line? I just want my balance.', null],
+    ['for next time', 'is it worth asking for a supervisor about a late fee? just so i know', null],
+    ['not yet', 'can I talk to someone? not yet, first tell me my balance', null],
+    ['a condition never met', 'in the event my payment bounces, would a human get in touch with me?', null],
+    ['possible is polite, not hypothetical', 'Is it possible to speak to a human?', 'customer_request'],
   ],
   'the classifier, confident without a lead': [
     ['requesting', "I'm requesting a human representative.", 'customer_request'],

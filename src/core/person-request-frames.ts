@@ -248,7 +248,14 @@ export const EXTRA_BARE_REQUEST = new RegExp(
 
 // A request inside a condition or put off for later is not made now.
 const CONDITION =
-  /^(?:(?:and|so|but|ok|okay|well|then|though|look|anyway|honestly|basically)\s+)*(?:if|should (?:i|we|it|this|that|you|things|the|my|your|there|they|he|she)|in case|unless|suppose|supposing|assuming|whenever|maybe later|later on|at some point|eventually|perhaps later)\b/;
+  /^(?:(?:and|so|but|ok|okay|well|then|though|look|anyway|honestly|basically)\s+)*(?:if|should (?:i|we|it|this|that|you|things|the|my|your|there|they|he|she)|in case|unless|suppose|supposing|assuming|whenever|maybe later|later on|at some point|eventually|perhaps later|in the event)\b/;
+
+// A condition on something that may never happen: "in the event my bank disputes it", "if I'm ever abroad", "if it happens again".
+const EVENTUALITY =
+  /^(?:(?:and|so|but|ok|okay|well|then)\s+)*(?:in the event|suppose|supposing|should (?:it|this|that|the|my|i|we|there)|if (?:\S+ ){0,6}?(?:ever|again)\b)/;
+
+/** Whether a condition is on an eventuality: a question after it ("…, would a human contact me?") asks about that case, not now. */
+export const isEventuality = (norm: string): boolean => EVENTUALITY.test(norm);
 
 /** Whether a clause is a condition ("if it comes to that", "suppose it's not a duplicate"): the next clause may depend on it. */
 export const isCondition = (norm: string): boolean => CONDITION.test(norm) && !POLITE_OPENER.test(norm);
@@ -266,8 +273,23 @@ const TENTATIVE =
   /\b(?:i|we) (?:might|may)(?: (?:well|just|end up|have to|need to|want to|decide to))? (?:ask|want|need|request|demand|go for|call|ring|talk|speak|get)\b|\b(?:worst case|if it comes to (?:that|it)|if need be|if needed|if necessary|if all else fails)\b[^.?!]{0,20}\b(?:i'll|i will|i'd|i would|i can|i could)\b|\bwere i to\b/;
 // Questions about the option itself, not a use of it: "could I ask for a human at any point?",
 // "what would happen if I asked for a human?", "is there any point asking for a human".
-const ABOUT_THE_OPTION =
-  /\bat any (?:point|time|stage)\b|\bwhat (?:would|will|happens?|happened) (?:happen )?if i\b|\bis there (?:any )?point (?:in )?(?:asking|speaking|talking|getting)\b|\bin theory\b|\bhypothetically\b/;
+const ABOUT_THE_OPTION = new RegExp(
+  [
+    '\\bat any (?:point|time|stage)\\b',
+    '\\bwhat (?:would|will|happens?|happened) (?:happen )?if i\\b',
+    '\\bis there (?:any )?point (?:in )?(?:asking|speaking|talking|getting)\\b',
+    '\\bin theory\\b|\\bhypothetically\\b|\\btheoretically\\b',
+    // What it costs, how it usually goes, what others do: "does it cost extra to speak to a person",
+    // "is it worth asking for a supervisor", "do people usually ask for a human for this".
+    '\\bdoes it cost (?:extra|more|anything)\\b',
+    '\\bis it (?:worth|weird|normal|usual|common)\\b',
+    '\\bdo (?:people|customers|most people|others) (?:usually |normally |often |ever )?(?:ask|get|need|want|speak|talk)\\b',
+    "\\bwhat(?:'s| is) the (?:average|usual|normal|typical) (?:wait|waiting time|queue|hold time)\\b",
+    '\\b(?:just )?so i know\\b|\\bfor (?:next time|future reference)\\b|\\bin (?:the )?future\\b',
+    // A condition the customer may never meet: "in the event my bank disputes it", "if I'm ever travelling", "only if".
+    "\\bin the event\\b|\\bif (?:i|we)(?:'m| am| are)? ever\\b|\\bonly if\\b|\\bonly (?:going to|gonna) ask\\b",
+  ].join('|'),
+);
 
 /** "I used to speak with an agent every month": a habit of the past asks for nothing now. */
 export const PAST_HABIT = /\b(?:used to|would always|every time i|each time i|whenever i)\b/;
@@ -278,9 +300,11 @@ export const PAST_HABIT = /\b(?:used to|would always|every time i|each time i|wh
  * manager I'll ask"), or put off ("I may want a human later"). A polite "if that's OK", and a
  * condition on the agent's own failure ("if you can't, transfer me"), still ask now.
  */
-export function isHypothetical(norm: string, index: number, end: number, afterCondition = false): boolean {
+export function isHypothetical(norm: string, index: number, end: number, afterCondition = false, afterEventuality = false): boolean {
   const before = norm.slice(0, index);
   const after = norm.slice(end);
+  // "In the event my bank disputes it, would a human contact me?": a question about that case.
+  if (afterEventuality && /^(?:would|will|could|can|do|does|is|are|am|should)\b/.test(norm.trim())) return true;
   // "I might ask for a human", "worst case I'll ask for a manager", "were I to ask for one":
   // a possibility the customer keeps open, whatever the condition.
   if (TENTATIVE.test(norm.slice(0, end)) || ABOUT_THE_OPTION.test(norm)) return true;

@@ -12,7 +12,14 @@ import {
   isReportedBefore,
   isThirdPartySubject,
 } from './handoff-lexicon.js';
-import { EXTRA_BARE_REQUEST, EXTRA_REQUEST_FRAMES, PAST_HABIT, isCondition, isHypothetical } from './person-request-frames.js';
+import {
+  EXTRA_BARE_REQUEST,
+  EXTRA_REQUEST_FRAMES,
+  PAST_HABIT,
+  isCondition,
+  isEventuality,
+  isHypothetical,
+} from './person-request-frames.js';
 
 /** A clause's verdict: it asks for a person, refuses one, or neither. */
 export type Verdict = 'request' | 'declined' | null;
@@ -26,10 +33,11 @@ const MAX_VERDICTS = 20_000;
 export function personRequest(norm: string, next: string | undefined, prev?: string): Verdict {
   const refusedNext = next !== undefined && REFUSAL.test(next);
   const afterCondition = prev !== undefined && isCondition(prev);
-  const key = `${refusedNext ? '1' : '0'}${afterCondition ? '1' : '0'}${norm}`;
+  const afterEventuality = afterCondition && isEventuality(prev);
+  const key = `${refusedNext ? '1' : '0'}${afterEventuality ? '2' : afterCondition ? '1' : '0'}${norm}`;
   const known = verdicts.get(key);
   if (known !== undefined) return known;
-  const verdict = MIGHT_ASK_FOR_A_PERSON.test(norm) ? readPersonRequest(norm, refusedNext, afterCondition) : null;
+  const verdict = MIGHT_ASK_FOR_A_PERSON.test(norm) ? readPersonRequest(norm, refusedNext, afterCondition, afterEventuality) : null;
   if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
   verdicts.set(key, verdict);
   return verdict;
@@ -169,7 +177,7 @@ const MIGHT_ASK_FOR_A_PERSON = new RegExp(
   ].join('|'),
 );
 
-function readPersonRequest(norm: string, refusedNext: boolean, afterCondition: boolean): Verdict {
+function readPersonRequest(norm: string, refusedNext: boolean, afterCondition: boolean, afterEventuality: boolean): Verdict {
   let requested = false;
   let declined = false;
   const bare = BARE_REQUEST.exec(norm);
@@ -183,7 +191,7 @@ function readPersonRequest(norm: string, refusedNext: boolean, afterCondition: b
       const before = norm.slice(0, m.index);
       if (frame.lead && !hasRequestLead(before)) continue;
       if (isReportedBefore(before) || PAST_HABIT.test(before)) continue;
-      if (isHypothetical(norm, m.index, m.index + m[0].length, afterCondition)) continue;
+      if (isHypothetical(norm, m.index, m.index + m[0].length, afterCondition, afterEventuality)) continue;
       if (/^ask(?:ed|ing)? for/.test(m[0]) && isThirdPartySubject(before)) continue;
       // Refusing a bot is itself a request: its negation is part of the frame.
       if (frame.name !== 'reject_bot' && isNegatedBefore(before)) declined = true;

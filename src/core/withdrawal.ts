@@ -111,6 +111,12 @@ export const SELF_WITHDRAW = new RegExp(
     '\\b(?:good to know|out of curiosity|in theory|hypothetically)\\b',
     "\\b(?:i'm|i am|im) not (?:asking for|going to|gonna|requesting)\\b",
     "\\blet's not go there\\b",
+    // Asked ahead, not now: "asking for future reference, not now", "not booking yet", "just so I know".
+    '\\bnot (?:now|yet|today|right now|at the moment|needed(?: yet| now)?|booking(?: yet)?|asking(?: yet| now)?)\\b',
+    '\\bfor (?:future reference|next time|the future|later)\\b',
+    '\\bjust (?:so i know|want(?:ed)? to know|finding out|planning ahead)\\b',
+    "\\b(?:i'd|id|i would) rather (?:not|they didn't|they didnt)\\b",
+    '\\bmight try then\\b',
     "\\bhopefully (?:it won't|it will not|not|it doesn't|i won't)\\b",
     "\\b(?:i've|ive|i have|we've|we have) (?:just |already |now )?(?:sorted|solved|fixed|figured out|worked out|resolved) it\\b",
   ].join('|'),
