@@ -206,6 +206,15 @@ const table: Record<string, Row[]> = {
     ['coffee', "I'd kill for a coffee", null],
     ['business collapsed', 'my business collapsed last year', null],
     ['feels safe', 'I feel safe now, thanks', null],
+    // A death told the way people tell it.
+    ['not with us', "my nan isn't with us anymore and her landline is still billed", 'policy_topic'],
+    ['lost the fight', 'She lost her fight with cancer in May. Can I keep her number?', 'policy_topic'],
+    ['gone', "My grandad's gone. He had a broadband contract with you.", 'policy_topic'],
+    ['ashes', "we scattered his ashes on Sunday and I'm closing his accounts", 'policy_topic'],
+    ['lost him to', 'we lost him to a stroke last month, the phone is in his name', 'policy_topic'],
+    ['gone pale is no death', "my dad's gone very pale and he says his chest hurts", 'safety'],
+    ['gone to Spain is no death', "my husband's gone to Spain for a month, can I pause his line?", null],
+    ['lost her phone is no death', 'my daughter lost her phone on the bus, block the SIM', null],
   ],
   'capitals and order numbers': [
     ['order wrong', 'ORDER #W123 IS WRONG', null],

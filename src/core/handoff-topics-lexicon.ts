@@ -11,6 +11,9 @@ const RELATION =
 // "passed" of a person, not of an exam or a car passing by.
 const PASSED = 'passed(?!\\s+(?:the|my|an?|his|her|our|their|your|its|through|by|out|it|me|us|him|them|on to|along|over)\\b)';
 
+// Who may have died: a relative (with or without "my"), the account holder, or he or she.
+const BEREAVED = `(?:(?:my|our|his|her|their)\\s+)?(?:(?:late|dear|beloved|little|twin|only|best)\\s+)?(?:${RELATION}|(?:the\\s+)?account ?holder|he|she|they)`;
+
 /** A regulated topic. `negatable`: "I'm not going to sue" takes it back; a death is not taken back. */
 export interface TopicPattern {
   topic: 'complaint' | 'bereavement' | 'legal';
@@ -39,6 +42,34 @@ export const POLICY_TOPIC_PATTERNS: readonly TopicPattern[] = [
     negatable: false,
     re: re(
       `\\b(?:pass(?:ed|ing)\\s+away|(?:has|have|had|just|recently|sadly|suddenly)\\s+${PASSED}|${RELATION}(?:\\s+\\w+){0,3}?\\s+(?:died|${PASSED}|is dead|was killed|got killed|has died|is deceased)|(?:he|she)\\s+(?:just\\s+|recently\\s+|suddenly\\s+|sadly\\s+)?(?:died|passed away)|(?:death|funeral|burial|cremation)\\s+of\\s+(?:my|our|his|her|their)\\s+(?:late\\s+|dear\\s+|beloved\\s+)?(?:${RELATION}|account holder)|executrix|\\w+'s estate|(?:account ?holder|policy ?holder|he|she|they)\\s+(?:has\\s+|have\\s+|had\\s+)?(?:just\\s+|recently\\s+|sadly\\s+|suddenly\\s+)?(?:died|passed away|passed on)|report(?:ing)?\\s+(?:a|the)\\s+death|(?:loss|passing)\\s+of\\s+(?:my|our|his|her|their)\\s+${RELATION}|lost\\s+(?:my|our)\\s+(?:dear\\s+|beloved\\s+)?${RELATION}\\b(?!['\\w])|my\\s+late\\s+${RELATION}|bereave\\w*|funeral|deceased|death certificate|condolence\\w*|probate|widow(?:ed|er)?|no longer with us|death in (?:the|my|our) family|(?:executor|estate) of)`,
+    ),
+  },
+  {
+    // A death told the way people tell it: "my mum isn't with us anymore", "she lost her fight with
+    // cancer", "my mother's gone", "he took his own life", "our baby didn't make it", "we scattered
+    // her ashes", "he's in the churchyard now", "we lost him to covid", "the registrar gave me a reference".
+    topic: 'bereavement',
+    negatable: false,
+    re: re(
+      [
+        `\\b${BEREAVED}\\s+(?:is|'s|s|was|are)\\s+(?:no longer|not|n't|nt)\\s+(?:with us|alive|living|here|around)\\b`,
+        `\\b${BEREAVED}\\s+(?:isn't|isnt|wasn't|aren't|is not)\\s+(?:with us|alive|living|around)\\b`,
+        `\\b${BEREAVED}\\s+(?:is|'s|s|was)\\s+no longer\\s+(?:here|alive|living|with us)\\b`,
+        `\\b${BEREAVED}(?:'s|\\s+is|\\s+has)\\s+(?:been\\s+)?gone\\b(?=\\s*(?:$|[,.;!?]|now\\b|since\\b|forever\\b|for good\\b|and\\b|\\d))`,
+        '\\blost (?:her|his|their) (?:fight|battle|long battle|brave battle)\\b',
+        '\\btook (?:his|her|their) own life\\b',
+        `\\b${BEREAVED}\\s+(?:didn't|did not|didnt) make it\\b`,
+        '\\b(?:went|passed|died) (?:peacefully|in (?:his|her|their) sleep)\\b',
+        '\\b(?:has|have|had) since passed\\b',
+        '\\b(?:scattered|scattering|collect(?:ed|ing)?) (?:his|her|their|the) ashes\\b',
+        "\\b(?:he|she|he's|she's|they're)\\s+(?:is\\s+|are\\s+|been\\s+)?in (?:the )?(?:churchyard|crematorium|heaven|ground|cemetery)\\b",
+        '\\b(?:buried|cremated) (?:him|her|them|my|our)\\b',
+        '\\b(?:his|her|the) (?:cremation|burial|memorial service)\\b',
+        `\\b(?:we|i|mum|mom|dad|the family)\\s+lost\\s+(?:him|her|our\\s+${RELATION}|my\\s+${RELATION}|${RELATION})\\b(?=\\s+(?:to|in|at|on|last|this|when|after|suddenly|yesterday|today|recently|earlier)\\b|\\s*[,.;!]|\\s*$)`,
+        '\\b(?:he|she) (?:was|got) killed\\b',
+        "\\b(?:went|taken|admitted) into (?:the )?(?:hospice|hospital)\\b[^.?!]{0,40}\\b(?:never|didn't|did not|didnt) (?:came|come|make it) (?:home|out|back)\\b",
+        '\\bregistrar\\b|\\bnext of kin\\b',
+      ].join('|'),
     ),
   },
 ];
