@@ -206,6 +206,14 @@ const table: Record<string, Row[]> = {
     ['coffee', "I'd kill for a coffee", null],
     ['business collapsed', 'my business collapsed last year', null],
     ['feels safe', 'I feel safe now, thanks', null],
+    // A complaint made without the word.
+    ['formally', 'I want this raised formally and a reference number.', 'policy_topic'],
+    ['regulator by name', "I'm going to report you to Ofgem over this bill", 'policy_topic'],
+    ['next stage', "Your first answer didn't help, I'd like to go to the next stage of your procedure", 'policy_topic'],
+    ['on record', 'put it on record that the engineer never came', 'policy_topic'],
+    ['investigated in writing', 'I want this investigated and a written outcome', 'policy_topic'],
+    ['the official app is no complaint', 'is the official app the best way to pay my bill?', null],
+    ['a formal letter is no complaint', 'I got a formal letter about the price rise, what does it mean?', null],
     // A death told the way people tell it.
     ['not with us', "my nan isn't with us anymore and her landline is still billed", 'policy_topic'],
     ['lost the fight', 'She lost her fight with cancer in May. Can I keep her number?', 'policy_topic'],

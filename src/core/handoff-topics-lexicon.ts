@@ -11,6 +11,10 @@ const RELATION =
 // "passed" of a person, not of an exam or a car passing by.
 const PASSED = 'passed(?!\\s+(?:the|my|an?|his|her|our|their|your|its|through|by|out|it|me|us|him|them|on to|along|over)\\b)';
 
+// What a customer does with a complaint, when they call it formal or official.
+const COMPLAINT_ACT =
+  '(?:escalat\\w*|lodg\\w*|record\\w*|regist\\w*|raise|raised|raising|contest\\w*|object\\w*|disput\\w*|review\\w*|investigat\\w*|notice|protest|process|procedure|matter|issue|case|report|thing|complain\\w*|dissatisf\\w*)\\b';
+
 // Who may have died: a relative (with or without "my"), the account holder, or he or she.
 const BEREAVED = `(?:(?:my|our|his|her|their)\\s+)?(?:(?:late|dear|beloved|little|twin|only|best)\\s+)?(?:${RELATION}|(?:the\\s+)?account ?holder|he|she|they)`;
 
@@ -42,6 +46,29 @@ export const POLICY_TOPIC_PATTERNS: readonly TopicPattern[] = [
     negatable: false,
     re: re(
       `\\b(?:pass(?:ed|ing)\\s+away|(?:has|have|had|just|recently|sadly|suddenly)\\s+${PASSED}|${RELATION}(?:\\s+\\w+){0,3}?\\s+(?:died|${PASSED}|is dead|was killed|got killed|has died|is deceased)|(?:he|she)\\s+(?:just\\s+|recently\\s+|suddenly\\s+|sadly\\s+)?(?:died|passed away)|(?:death|funeral|burial|cremation)\\s+of\\s+(?:my|our|his|her|their)\\s+(?:late\\s+|dear\\s+|beloved\\s+)?(?:${RELATION}|account holder)|executrix|\\w+'s estate|(?:account ?holder|policy ?holder|he|she|they)\\s+(?:has\\s+|have\\s+|had\\s+)?(?:just\\s+|recently\\s+|sadly\\s+|suddenly\\s+)?(?:died|passed away|passed on)|report(?:ing)?\\s+(?:a|the)\\s+death|(?:loss|passing)\\s+of\\s+(?:my|our|his|her|their)\\s+${RELATION}|lost\\s+(?:my|our)\\s+(?:dear\\s+|beloved\\s+)?${RELATION}\\b(?!['\\w])|my\\s+late\\s+${RELATION}|bereave\\w*|funeral|deceased|death certificate|condolence\\w*|probate|widow(?:ed|er)?|no longer with us|death in (?:the|my|our) family|(?:executor|estate) of)`,
+    ),
+  },
+  {
+    // A complaint made without the word: "I want it officially recorded", "escalate this formally",
+    // "report your company to Ofcom", "the next stage of your procedure", "I want this investigated
+    // and a written outcome", "put it on record", "I'm reporting misconduct by one of your staff".
+    topic: 'complaint',
+    negatable: true,
+    re: re(
+      [
+        `\\b(?:formal(?:ly)?|official(?:ly)?)\\b(?:\\s+\\w+){0,3}?\\s+${COMPLAINT_ACT}`,
+        `\\b${COMPLAINT_ACT}(?:\\s+\\w+){0,3}?\\s+(?:formal(?:ly)?|official(?:ly)?)\\b`,
+        '\\b(?:report|reporting|escalate|escalating|take|taking|write|writing|go|going|complain|complaining|refer|forward)\\b[^.?!]{0,40}\\b(?:ofcom|ofgem|ofwat|cisas|ombudsm[ae]n|ombudsperson|the regulator|independent adjudicator|adjudicator|adr|dispute resolution)\\b',
+        '\\b(?:independent )?(?:dispute resolution|adjudicat\\w+) scheme\\b|\\bdeadlock letter\\b|\\bcisas\\b',
+        '\\b(?:next|second|final|2nd) stage\\b[^.?!]{0,30}\\b(?:procedure|process)\\b|\\bstage (?:one|two|1|2) (?:answer|response|of)\\b',
+        '\\b(?:customer charter|code of practice|complaints? (?:handling|code|procedure))\\b',
+        '\\b(?:want|put|get|have|need|like)\\b[^.?!]{0,20}\\b(?:it|this|that)\\b[^.?!]{0,12}\\bon (?:record|file)\\b|\\bput (?:it|this) on (?:the )?record\\b|\\bthere to be a record\\b',
+        '\\b(?:want|demand|request|expect|need|like)\\b[^.?!]{0,30}\\b(?:investigat\\w*|looked into properly)\\b',
+        '\\b(?:written|formal) (?:response|outcome|explanation|apology|reply)\\b|\\b(?:response|outcome|explanation|apology|answer) in writing\\b|\\bput (?:it |this )?in writing that\\b',
+        '\\b(?:register|registering|record|recording|express|expressing|note|noting)\\b[^.?!]{0,20}\\bdissatisf\\w*|\\bnotice of dissatisf\\w*',
+        '\\breport(?:ing)? (?:misconduct|(?:an?|one of your|your) (?:shop |store )?(?:staff|employee|advisor|adviser|engineer|agent|salesman|member of staff))\\b',
+        '\\bescalat\\w*\\b[^.?!]{0,20}\\b(?:to|through|under|with)\\b[^.?!]{0,15}\\b(?:procedure|process|compliance|customer relations|head of|senior management|charter|disputes?)\\b',
+      ].join('|'),
     ),
   },
   {
