@@ -214,6 +214,12 @@ const table: Record<string, Row[]> = {
     ['investigated in writing', 'I want this investigated and a written outcome', 'policy_topic'],
     ['the official app is no complaint', 'is the official app the best way to pay my bill?', null],
     ['a formal letter is no complaint', 'I got a formal letter about the price rise, what does it mean?', null],
+    // A legal threat without the usual words.
+    ['money claim', "I'm issuing a money claim online for the £120 you took.", 'policy_topic'],
+    ['injunction', "Cut my line again and I'll get an injunction.", 'policy_topic'],
+    ['the judge', "We'll let the judge decide who's right.", 'policy_topic'],
+    ['an insurance claim is no threat', 'I filed a claim with my phone insurance, what is my IMEI?', null],
+    ['an expense claim is no threat', 'can I get a VAT receipt for my expense claim?', null],
     // A death told the way people tell it.
     ['not with us', "my nan isn't with us anymore and her landline is still billed", 'policy_topic'],
     ['lost the fight', 'She lost her fight with cancer in May. Can I keep her number?', 'policy_topic'],

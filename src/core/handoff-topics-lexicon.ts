@@ -72,6 +72,26 @@ export const POLICY_TOPIC_PATTERNS: readonly TopicPattern[] = [
     ),
   },
   {
+    // A legal threat without the usual words: "I'm issuing a money claim online", "bringing a claim",
+    // "the claim form is filled in", "an injunction", "a legal firm is representing me", "no win no fee",
+    // "we'll let the judge decide", "your address for service of court documents".
+    topic: 'legal',
+    negatable: true,
+    re: re(
+      [
+        // A claim against the company, never an insurance or an expense claim.
+        '\\b(?:issu|fil|lodg|submitt?|start|prepar|draft|put)(?:e|es|ed|ing)?\\b[^.?!]{0,25}\\b(?:a |my |the )?(?:money|court) claims?\\b',
+        '\\bbring(?:ing)? (?:a|my|the|this) claim\\b|\\bclaim (?:form|against (?:you|your|the company)|for (?:damages|breach))\\b|\\bmcol\\b|\\bcounter-?claim\\b|\\bgrounds for a claim\\b',
+        '\\bclaim for (?:my |the |our )?loss(?:es)? (?:of business|of earnings|while|from|caused)\\b',
+        '\\b(?:service of (?:court )?(?:documents|papers|proceedings)|accept service|serve (?:the|a|my) claim)\\b',
+        '\\binjunction\\b|\\brestraining order\\b|\\blegal (?:redress|firm|letters?|adviser|advisor|insurance|expenses|people)\\b|\\bno win,? no fee\\b',
+        '\\b(?:practi[sc]es|practicing|practising) law\\b|\\b(?:drafting|drafted|preparing) (?:the )?(?:papers|letters? before|claim)\\b|\\b(?:let|see you in front of|tell it to) the judge\\b',
+        '\\b(?:go(?:es|ing)?|take (?:this|it|you)|bring (?:this|it)(?: matter)?) (?:to|before|in front of) (?:the |a )?(?:court|judge|magistrates?)\\b',
+        '\\bfil(?:e|ing) against (?:you|your)\\b|\\bllp\\b|\\b(?:filed|complained|reported \\w+) (?:with|to) the ico\\b',
+      ].join('|'),
+    ),
+  },
+  {
     // A death told the way people tell it: "my mum isn't with us anymore", "she lost her fight with
     // cancer", "my mother's gone", "he took his own life", "our baby didn't make it", "we scattered
     // her ashes", "he's in the churchyard now", "we lost him to covid", "the registrar gave me a reference".
