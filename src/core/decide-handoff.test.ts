@@ -214,6 +214,13 @@ const table: Record<string, Row[]> = {
     ['investigated in writing', 'I want this investigated and a written outcome', 'policy_topic'],
     ['the official app is no complaint', 'is the official app the best way to pay my bill?', null],
     ['a formal letter is no complaint', 'I got a formal letter about the price rise, what does it mean?', null],
+    // Self-harm told in passing.
+    ['a place and a time', "I've paid what I owe. I'm driving to the bridge tonight.", 'safety'],
+    ['looked up how', 'i googled how many of my tablets it would take', 'safety'],
+    ['whoever finds this', 'if someone finds this message, tell my brother I am sorry', 'safety'],
+    ['finality', "don't bother with the renewal, I won't make it to christmas anyway", 'safety'],
+    ['not exist', "i'd rather not exist than deal with this bill", 'safety'],
+    ['the last bill to a provider is no farewell', "this is the last bill I'll ever pay you, I'm switching", null],
     // A legal threat without the usual words.
     ['money claim', "I'm issuing a money claim online for the £120 you took.", 'policy_topic'],
     ['injunction', "Cut my line again and I'll get an injunction.", 'policy_topic'],

@@ -14,7 +14,8 @@ const any = (...sources: string[]) => new RegExp(`\\b(?:${sources.join('|')})`);
 const RELATION =
   '(?:mother|mom|mum|mommy|mummy|mama|father|dad|daddy|papa|husband|wife|partner|spouse|son|daughter|child|kid|baby|boy|girl|brother|sister|grandmother|grandma|granny|nan|nana|grandfather|grandpa|grandad|aunt|auntie|uncle|cousin|parent|boyfriend|girlfriend|friend|flatmate|roommate|housemate|neighbou?r|colleague|coworker|toddler|(?:little|baby) (?:one|boy|girl))';
 const SOMEONE = `(?:${RELATION}|he|she|they|someone|somebody|a (?:man|woman|guy|person|lady|kid|child)|the (?:man|woman|guy|person|lady|kid|child)(?: \\w+){0,5})`;
-const PILLS = '(?:pills|tablets|meds|medication|medicine|prescriptions?|painkillers|sleeping pills|paracetamol|insulin)';
+const PILLS =
+  '(?:pills|tablets|meds|medication|medicine|prescriptions?|painkillers|sleeping pills|paracetamol|insulin|methadone|heart medication|antidepressants)';
 const SELF = "(?:i|i'm|i'll|i've|i'd|i am|im|me|myself|once i'm|when i'm)";
 const MEANS =
   '(?:razor|razors|blade|blades|noose|rope|ligature|train tracks|the tracks|railway|ledge|gun|rifle|pistol|shotgun|exhaust|hose)';
@@ -243,6 +244,35 @@ export const SAFETY_FAMILIES: readonly SafetyFamily[] = [
       "(?:going to|gonna|will|i'll) do it (?:after|once|when|tonight|today|tomorrow|on \\w+day|this (?:week|weekend|evening))",
       "after this (?:chat|conversation|call|message)\\b[^.?!]{0,10}\\b(?:i'm|i am|i'll|i will) (?:going to )?(?:do it|go|end)",
       "this time next week i'll be gone",
+    ),
+  },
+  {
+    // Signs told in passing, as crisis-line guidance lists them: a place to end it and a time
+    // ("going to the cliffs tomorrow"), looking up how, a means saved up or made ready, a goodbye
+    // to whoever finds the message, finality ("the last bill I'll ever need", "I won't make it to
+    // Christmas"), not wanting to exist, and the shorthand "ctb".
+    name: 'told_in_passing',
+    topic: 'self_harm',
+    re: any(
+      `${SELF}\\s+(?:\\w+\\s+){0,2}?(?:going|go|heading|walk(?:ing)?|driv(?:e|ing)) (?:to|down to|out to|up to) (?:the )?(?:cliffs?|railway(?: line)?|train tracks|tracks|quarry|motorway bridge|bridge|multi-storey|roof)(?=\\s*(?:[,.;!?]|$|tonight|tomorrow|today|now|later|in the|this|and))[^.?!]{0,30}\\b(?:tonight|tomorrow|today|now|later|morning|and that'?ll be (?:that|it))`,
+      '(?:swim|walk|wade) out (?:to|into) (?:the )?sea\\b',
+      '(?:jump|jumped|jumping|tried to jump|going to jump) (?:off|from) (?:a|the|my)\\b',
+      `(?:looked up|look up|googl\\w*|search(?:ed|ing)? (?:for|up)?|research(?:ed|ing)?) (?:how (?:many|much)(?: of)? (?:my )?(?:\\w+ )?(?:${PILLS})|(?:painless |quick |easy )?ways to (?:die|end it|kill myself)|how to (?:die|end it))`,
+      `(?:saving|saved|been saving|stockpiling|hoarding) (?:up )?(?:my|all my|up my) (?:\\w+ )?(?:${PILLS})`,
+      `enough (?:of )?(?:my )?(?:\\w+ )?(?:${PILLS}) to\\b`,
+      "(?:i've |i have )?(?:made|tied|bought|got) (?:a|the) (?:noose|rope)\\b",
+      '(?:if|when|whoever|for whoever) (?:someone |anyone |somebody )?finds? (?:this|these|them|me|it)\\b',
+      "tell (?:her|him|them|my \\w+) (?:i'm|i am|im) sorry\\b",
+      "(?:last|final) (?:bill|payment|message|thing) (?:i'll|i will|ill) ever (?:need|send)",
+      "(?:won't|will not|wont|not going to) (?:make it|be (?:here|around|alive)) (?:to|until|till|past|for|through) (?:christmas|new year|my birthday|next (?:week|month|year)|the weekend|the end of)",
+      '(?:like|want|wish|rather) (?:to )?not (?:to )?exist\\b|\\bstop existing\\b',
+      '\\bmy (?:death|suicide)\\b(?! certificate)',
+      "(?:you're|you are|ur|u r) the last (?:person|one) (?:i'm|im|i am|i'll|ill|i will) (?:ever )?(?:talk|speak)",
+      '(?:nobody|no one|noone) will have to (?:deal with|worry about|put up with|clean up) (?:me|my)\\b',
+      '\\bctb\\b',
+      '(?:stopped|stop) taking my (?:meds|medication|tablets|pills)\\b[^.?!]{0,40}\\b(?:waiting|point|end|stop|care)',
+      'waiting for (?:it|everything|it all) to (?:stop|end)\\b',
+      '(?:stop|stopped) being a (?:cost|burden|drain|problem|weight) (?:to|on) (?:anyone|everyone|them|my)',
     ),
   },
   {
