@@ -80,6 +80,7 @@ describe('the shipped model', () => {
       'data/decider/own-dev.jsonl',
       'data/decider/hand-dev.jsonl',
       'data/decider/hand2-dev.jsonl',
+      'data/decider/hand3-dev.jsonl',
     ]);
     expect(p.corpora.some((c) => /holdout/.test(c))).toBe(false);
     const cv = JSON.parse(readFileSync(new URL('../../data/decider/classifier-cv.json', import.meta.url), 'utf8')) as {
