@@ -93,6 +93,18 @@ const table: Record<string, Row[]> = {
     ['manager question', 'Who can I speak to about this? A manager?', 'customer_request'],
     ['word with', 'Could I have a word with the manager', 'customer_request'],
   ],
+  'asked by availability, by "one", or for a call': [
+    ['available', 'is a real human available to chat about my bill?', 'customer_request'],
+    ['lady or gentleman', 'Is there a lady or a gentleman I could speak to?', 'customer_request'],
+    ['let someone reply', 'stop the scripts and let someone from your team reply', 'customer_request'],
+    ['nobody real', 'is there really no one real on here', 'customer_request'],
+    ['one, after a bot', "you're a bot aren't you. i want a real one", 'customer_request'],
+    ['one, after a person', 'Are you a person? If not, can I have one?', 'customer_request'],
+    ['one is an invoice', 'I need an actual VAT invoice for last month, can I have one?', null],
+    ['asks whether one is needed', 'a bot told me to ask for a human, do i actually need one?', null],
+    ['rang me', "I'd rather someone rang me about this, it's complicated", 'customer_request'],
+    ['call from', 'I need a call from your team today', 'customer_request'],
+  ],
   'refusing a person (negation)': [
     ['do not caps', 'I do NOT want a human', null],
     ['no need', 'no need for an agent, just fix it', null],

@@ -19,6 +19,7 @@ import {
   stem,
 } from './handoff-topics-lexicon.js';
 import { personRequest } from './person-request.js';
+import { isHypothetical } from './person-request-frames.js';
 import { classifierSignals } from './classifier-signals.js';
 import { defaultHandoffModel } from './handoff-model.js';
 import type { HandoffModel } from './handoff-classifier.js';
@@ -169,6 +170,12 @@ function asksForSomething(clause: Clause, policy: DeciderPolicy): boolean {
 }
 
 const stemsOf = (norm: string) => new Set(words(norm).filter(isIntentWord).map(stem));
+
+/** A message that speaks of people, or of the agent not being one. */
+const SPEAKS_OF_PEOPLE = /\b(?:human|humans|person|people|bot|robot|chatbot|computer|machine|script|scripted|automated|ai)\b/;
+/** A person asked for as "one": "I want a real 1", "can I have one?", "pass me to one", "sort me someone who is". */
+const ONE_OF_THEM =
+  /\b(?:want|need|have|get|give me|pass me(?: on)? to|put me (?:through )?to|connect me (?:to|with)|speak to|talk to|speak with|talk with|find me|sort me(?: out)?(?: with)?) (?:a |an )?(?:real |actual |proper |live |human )?(?:one|1)\b(?! (?:of|more|thing|sec|second|minute|moment|day|month|year|time|bill|line|number|question)\b)|\bsort me (?:some|any)(?:one|body) who is\b/;
 
 /** What an agent's message says, as far as the customer's next turn is read against it: a pure function of its text. */
 interface AgentSays {
@@ -324,6 +331,22 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
       const judged = found.some((s) => s.index === index && s.offset === clause.start);
       if (!judged && !inScope && asksForSomething(clause, policy)) found.push({ kind: 'no_capability', cause: 'out_of_scope', ...at });
     });
+    // "Are you a real person? If not, can I have one?": a person asked for by "one", after the
+    // message spoke of people or bots.
+    if (
+      !found.some((f) => f.index === index && (f.kind === 'human_request' || f.kind === 'human_declined')) &&
+      SPEAKS_OF_PEOPLE.test(whole)
+    ) {
+      const asked = clauses.find((clause) => {
+        const m = ONE_OF_THEM.exec(clause.norm);
+        if (m === null) return false;
+        const before = clause.norm.slice(0, m.index);
+        // "do I actually need one?" asks whether, not for one.
+        if (/\b(?:do|does|did|would|will|should|must) (?:i|we|you)(?: \w+)?\s*$/.test(before)) return false;
+        return !isNegatedBefore(before) && !isHypothetical(clause.norm, m.index, m.index + m[0].length);
+      });
+      if (asked) found.push({ kind: 'human_request', evidence: asked.text, index, offset: asked.start });
+    }
     // A warning sign split over two clauses ("I just want it all to stop. Permanently.") is read on the whole message.
     if (clauses.length > 1 && !found.some((f) => f.kind === 'safety')) {
       const risk = safetyTopic(whole.replace(/[.!?;:,\n]+/g, ' ').replace(/\s+/g, ' '));

@@ -32,6 +32,9 @@ const WHO = alt(
   'managers?',
   'colleagues?',
   `${QUAL} (?:man|woman|guy|lady|one|ones|someone|somebody)`,
+  'lady or (?:a )?gentleman',
+  'gentleman or (?:a )?lady',
+  'grown[\\s-]?ups?',
 );
 const DET = `(?:(?:a|an|the|that|this|your|some|any|one of (?:your|the)|another|other)\\s+)?`;
 const NP = `${DET}(?:${QUAL}\\s+){0,2}${WHO}\\b`;
@@ -74,6 +77,31 @@ const ACT = alt(
 
 /** The extra frames, each a request for a person whatever the lead. */
 export const EXTRA_REQUEST_FRAMES: readonly RequestFrame[] = [
+  // "is a real life human available for a chat?", "is a human able to jump in here?",
+  // "is there a lady or a gentleman I can talk to?"
+  frame(
+    'someone_available',
+    `\\b(?:is|are) (?:there )?(?:(?:a|an|any|some)\\s+)?(?:${QUAL}\\s+)?(?:life\\s+)?${WHO}\\s+(?:available|free|around|able to (?:jump in|join|take over|help|chat|talk|speak|look)|(?:i|we) (?:can|could) (?:talk|speak|chat|write)(?: to| with)?)\\b`,
+  ),
+  // "let someone from staff reply", "whoever's in charge of this chat, please come and take over"
+  frame(
+    'let_someone',
+    `\\blet (?:(?:some|any)(?:one|body)(?: (?:from|on|in) (?:your |the )?(?:staff|team|office))?|${NP}) (?:reply|answer|respond|take over|handle|deal with|step in|help)\\b`,
+  ),
+  frame('come_take_over', `\\b(?:come|step) (?:in )?(?:and )?take over\\b|\\bwhoever(?:'s| is) in charge\\b`),
+  // "is there literally no one real on this thing", "are there no people working at your company?"
+  frame(
+    'nobody_real',
+    `\\b(?:is there|are there|there(?:'s| is| are)) (?:literally |actually |really |even )?(?:no ?one|nobody|no (?:${QUAL} )?(?:people|humans?|persons?|staff)) (?:${QUAL}|working|there|here|at all|on (?:this|here))\\b`,
+  ),
+  frame('wheres_the', `\\bwhere(?:'s|s| is| are)? the (?:${QUAL} )?(?:customer service|humans|people|staff|person|human)\\b`),
+  // A call-back asked of a person: "I'd rather someone rang me", "is it possible for an advisor to ring me later?",
+  // "I need a call from you guys".
+  frame(
+    'someone_call_me',
+    `\\b(?:rather|prefer|like|want|need|possible for|please can|could|can)\\b[^.?!]{0,20}\\b(?:(?:some|any)(?:one|body)|${NP}|an? (?:technician|engineer)|you guys|your team)\\s+(?:to\\s+)?(?:ring|call|phone|rang|phoned|called|rings|calls|phones)\\s+me\\b`,
+  ),
+  frame('call_from', `\\b(?:need|want|like|have|get) a (?:phone )?call(?: back)? from (?:you|your team|(?:some|any)(?:one|body)|${NP})\\b`),
   // "is anybody there?", "anyone at your end reading this?", "is there a real someone behind this chat?"
   frame(
     'anyone_there',
