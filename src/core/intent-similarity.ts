@@ -207,6 +207,13 @@ export const CORRECTION = new RegExp(
     "\\b(?:i've|ive|i have|i already|i've already|i have already) (?:looked|checked|tried|done|read|seen|restarted)(?: (?:that|there|it|this|them|those))?\\b[^.?!]{0,30}(?:[.,;!]|$)",
     "\\b(?:i'm|im|i am) not (?:after|looking for|interested in|wanting)\\b",
     "\\byou(?:'re| are| keep)? (?:not|still not) (?:answering|listening|understanding|getting it)\\b",
+    // Said back to a reply that missed: "I DID top up", "I have viewed it", "stop changing the
+    // subject", "did you miss the part where…", "I don't care how fast it is", "that's the whole point".
+    "\\bi did (?!not\\b|n't)[a-z]+\\b|\\bi(?:'ve| have)(?: already)? (?!not\\b|got\\b|been\\b|had\\b)[a-z]+ed (?:it|that|this|them)\\b",
+    '\\b(?:stop|quit) changing the subject\\b|\\b(?:did|do) you (?:miss|not (?:read|see)|even read)\\b|\\bare you (?:a broken record|even reading|reading (?:this|what))\\b',
+    "\\b(?:again|still) with the\\b|\\bdo you (?:understand|speak) (?:english|me)\\b|\\bthat(?:'s| is|s) the (?:whole )?(?:point|problem)\\b",
+    "\\bi (?:don't|do not|dont) care (?:about|how|if|what|whether)\\b",
+    "\\bi (?:don't|do not|dont) want (?:a|an|the|your|another|any) (?:\\w+ )?(?:discount|offer|deal|upgrade|downgrade|bundle|add-?on|promotion|voucher)\\b",
   ].join('|'),
 );
 
