@@ -496,6 +496,18 @@ const table: Record<string, Row[]> = {
       null,
     ],
     [
+      'follow-ups after answers that share few words with the question',
+      [
+        c('how much data have i used'),
+        a('18GB of your 20GB this month.'),
+        c('how much is extra data if I go over'),
+        a("It's £2 per extra GB, or a 5GB bolt-on for £5."),
+        c('can I use my data as a hotspot for my laptop?'),
+        a('Yes, tethering is included on your plan.'),
+      ],
+      null,
+    ],
+    [
       'a question answered with nothing of its kind, asked again in other words',
       [
         c('how do I switch off voicemail?'),

@@ -180,6 +180,8 @@ const ONE_OF_THEM =
 /** What an agent's message says, as far as the customer's next turn is read against it: a pure function of its text. */
 interface AgentSays {
   norm: string;
+  /** Lower-cased only: amounts keep their currency signs. */
+  lower: string;
   /** It offers a person ("Shall I transfer you?"). */
   offer: boolean;
   /** It states the wait or offers its own help instead. */
@@ -199,10 +201,12 @@ const agentReadings = new Map<string, AgentSays>();
 function agentSays(text: string): AgentSays {
   const known = agentReadings.get(text);
   if (known) return known;
-  const norm = canonicalize(normalizeText(text));
+  const lower = normalizeText(text);
+  const norm = canonicalize(lower);
   const asks = norm.includes('?');
   const said: AgentSays = {
     norm,
+    lower,
     offer: AGENT_OFFER.test(norm),
     alternative: AGENT_ALTERNATIVE.test(norm),
     fallback: AGENT_FALLBACK.test(norm),
@@ -263,9 +267,11 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
         const said = agentSays(item.text);
         offerPending = said.offer;
         alternativePending = said.alternative;
-        // A reply that states something unrelated to what was asked ("Cloud storage keeps your photos safe!") is a fallback too.
-        fallbackPending = said.fallback || (lastAsk !== null && said.mayAnswerNothing && answersNothing(said.norm, lastAsk));
-        const inKind = lastCustomer === null ? null : answersInKind(said.norm, lastCustomer);
+        const inKind = lastCustomer === null ? null : answersInKind(said.lower, lastCustomer);
+        // A reply that states something unrelated to what was asked ("Cloud storage keeps your photos safe!") is a fallback too,
+        // unless it answers in kind or with specifics ("£2 per extra GB" shares few words with "how much is extra data").
+        const specific = inKind === 'answered';
+        fallbackPending = said.fallback || (!specific && lastAsk !== null && said.mayAnswerNothing && answersNothing(said.norm, lastAsk));
         if (!fallbackPending && inKind === 'answered') answeredPending = true;
         // A question answered with nothing of its kind: the customer will likely ask it again in other words.
         if (inKind === 'unanswered' && !answeredPending) unansweredPending = true;

@@ -229,7 +229,7 @@ const ASK_KINDS: ReadonlyArray<[AskKind, RegExp]> = [
 ];
 const ANSWERS: Record<AskKind, RegExp> = {
   amount: /[£$€]\s?\d|\b\d+(?:[.,]\d+)?\s?(?:p|pounds?|euros?|dollars?|gbp|eur|usd)\b|\b(?:it's |it is )?free\b|\bno (?:charge|cost|fee)\b/,
-  time: /\b\d{1,2}(?:st|nd|rd|th)?(?: of)? (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\b(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]* \d|\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tomorrow|tonight|next week|this week)\b|\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}\s?(?:am|pm)\b|\b\d+\s*(?:minutes?|mins?|hours?|days?|weeks?|months?|years?)\b|\b\d{4}-\d{2}-\d{2}\b/,
+  time: /\b(?:the |on the )?\d{1,2}(?:st|nd|rd|th)\b|\b(?:each|every) (?:month|week|year)\b|\b\d{1,2}(?:st|nd|rd|th)?(?: of)? (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\b(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]* \d|\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tomorrow|tonight|next week|this week)\b|\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}\s?(?:am|pm)\b|\b\d+\s*(?:minutes?|mins?|hours?|days?|weeks?|months?|years?)\b|\b\d{4}-\d{2}-\d{2}\b/,
   number: /\d/,
   how_to:
     /^(?:go to|log in|sign in|open|tap|click|press|select|choose|enter|type|turn|switch|hold|unplug|plug|restart|reset|in the app|in (?:the )?settings|under|from (?:the|your))\b|\w >\s?\w/,
