@@ -226,6 +226,13 @@ const table: Record<string, Row[]> = {
     ['investigated in writing', 'I want this investigated and a written outcome', 'policy_topic'],
     ['the official app is no complaint', 'is the official app the best way to pay my bill?', null],
     ['a formal letter is no complaint', 'I got a formal letter about the price rise, what does it mean?', null],
+    // Figures of speech in the words of a crisis, and a crisis beside one.
+    ['going to kill me when', 'my dad is going to kill me when he sees this roaming bill', null],
+    ['held hostage', 'I feel held hostage by this contract, how long is left?', null],
+    ['affairs before a move', "I'm putting my affairs in order before I move to France, close the line on the 30th", null],
+    ['jump off a cliff for', "I'd jump off a cliff for unlimited data at a tenner", null],
+    ['a suicidal phone', 'my phone has been suicidal lately, it shuts down at 30%', null],
+    ['an idiom beside a real sign', "my mum is going to kill me when she sees the bill. honestly I want to die, I can't go on", 'safety'],
     // Self-harm told in passing.
     ['a place and a time', "I've paid what I owe. I'm driving to the bridge tonight.", 'safety'],
     ['looked up how', 'i googled how many of my tablets it would take', 'safety'],

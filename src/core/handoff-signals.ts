@@ -31,7 +31,7 @@ const NON_ANSWER = 0.15;
 // An apology, an acknowledgement or an announced action engages with the customer, whatever its words.
 const ENGAGES =
   /\b(?:sorry|apologi[sz]e|understand|let me|i'll|i will|i'm going to|one moment|checking|looking into|i can see|i see|i've|i have|done|updated|sent|cancelled|canceled|refunded|applied|booked)\b/;
-import { MEDICAL_HISTORY, MEDICAL_HYPERBOLE, SAFETY_FAMILIES } from './safety-lexicon.js';
+import { MEDICAL_HISTORY, MEDICAL_HYPERBOLE, SAFETY_FAMILIES, SAFETY_IDIOM } from './safety-lexicon.js';
 import { canonicalize } from './text-canon.js';
 import type { TranscriptItem } from './transcript.js';
 
@@ -121,9 +121,12 @@ function sameSentence(text: string, prev: Clause | undefined, clause: Clause): s
 
 /** The safety topic a text raises, if any: the first family that matches, figures of speech aside. */
 function safetyTopic(norm: string): 'self_harm' | 'danger' | 'medical' | null {
+  const idioms = [...norm.matchAll(SAFETY_IDIOM)].map((m) => [m.index, m.index + m[0].length] as const);
+  const inIdiom = (m: RegExpExecArray) => idioms.some(([from, to]) => m.index < to && m.index + m[0].length > from);
   for (const family of SAFETY_FAMILIES) {
     const m = family.re.exec(norm);
-    if (m && !(family.topic === 'medical' && (MEDICAL_HYPERBOLE.test(norm.slice(0, m.index)) || MEDICAL_HISTORY.test(norm))))
+    if (!m || inIdiom(m)) continue;
+    if (!(family.topic === 'medical' && (MEDICAL_HYPERBOLE.test(norm.slice(0, m.index)) || MEDICAL_HISTORY.test(norm))))
       return family.topic;
   }
   return null;

@@ -403,3 +403,26 @@ export const MEDICAL_HISTORY =
 /** "I nearly had a heart attack when I saw the bill": a figure of speech, not an emergency. */
 export const MEDICAL_HYPERBOLE =
   /\b(?:nearly|almost|practically|gave me|give me|giving me|going to give me|gonna give me|could have had|about to have)\b(?:\s+\w+){0,2}\s*$/;
+
+/**
+ * Figures of speech that use the words of a crisis for something else: "my mum is going to kill me
+ * when she sees this bill", "held hostage by this contract", "affairs in order before I move",
+ * "better off without me on the family plan", "a goodbye letter to your company", "I'd jump off a
+ * cliff for unlimited data", "my phone has been suicidal", "done with life admin", "bruh I'm dead".
+ * A warning sign inside one of these is not read; one elsewhere in the text still is.
+ */
+export const SAFETY_IDIOM = new RegExp(
+  [
+    "\\b(?:is |are |'s |'re )?(?:going to|gonna|will|'ll) kill (?:me|us) (?:when|if|once) (?:she|he|they|my \\w+|the \\w+) (?:sees?|finds? out|hears|gets|opens|reads)\\b",
+    '\\bheld hostage by (?:this|the|your|my|a) (?:contract|company|bill|plan|provider|network|subscription|deal|router|app)\\b',
+    "\\baffairs in order (?:before|as|since|because|for) (?:i'm |i am |i |we're |we )?(?:move|moving|go|going|leave|leaving|emigrat\\w*|retir\\w*|travel\\w*|relocat\\w*)\\b",
+    '\\bbetter off without me on (?:the|our|my) (?:family )?(?:plan|account|contract|bill|bundle)\\b',
+    '\\bgoodbye letter to (?:your|the|this) (?:company|provider|network)\\b',
+    '\\bdone with life admin\\b',
+    "\\b(?:i'd|i would|id) (?:jump off a (?:cliff|bridge)|kill|die|sell my soul) for\\b",
+    '\\bmy (?:phone|laptop|router|battery|computer|tv|app|tablet|mobile|hub|box) (?:has been|is|was|keeps being|seems|is being) (?:suicidal|dying|dead)\\b',
+    "\\b(?:bruh|lol|lmao|haha)\\b[^.?!]{0,12}\\bi(?:'m| am|m) dead\\b|\\bi(?:'m| am) dead (?:lol|lmao|haha|bruh)\\b",
+    '\\bthe walking dead\\b',
+  ].join('|'),
+  'g',
+);
