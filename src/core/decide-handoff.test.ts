@@ -218,6 +218,16 @@ const table: Record<string, Row[]> = {
     ['coffee', "I'd kill for a coffee", null],
     ['business collapsed', 'my business collapsed last year', null],
     ['feels safe', 'I feel safe now, thanks', null],
+    // A reserved topic's words not meant as one.
+    ['a joke taken back', "I'd like to register a complaint... just kidding, the new app is great", null],
+    ['a trade', "I'm a funeral director and need a business plan for four phones", null],
+    [
+      'a trade telling of a death',
+      "I'm a funeral director acting for the family of the late Mr Shaw; please close his account",
+      'policy_topic',
+    ],
+    ['an idiom', 'my dad died laughing at your advert, can he get that deal?', null],
+    ['no joke', 'Are you kidding me? My lawyer will hear about this', 'policy_topic'],
     // A complaint made without the word.
     ['formally', 'I want this raised formally and a reference number.', 'policy_topic'],
     ['regulator by name', "I'm going to report you to Ofgem over this bill", 'policy_topic'],

@@ -174,6 +174,22 @@ function asksForSomething(clause: Clause, policy: DeciderPolicy): boolean {
 
 const stemsOf = (norm: string) => new Set(words(norm).filter(isIntentWord).map(stem));
 
+/** The words of a reserved topic not meant as one (see where it is used). */
+const TOPIC_NOT_MEANT = new RegExp(
+  [
+    "(?<!\\bnot |\\bno |n't |\\byou |\\bu )\\b(?:just |only )?(?:kidding|joking)\\b(?! me\\b)|\\bjk\\b",
+    // A trade, unless the same sentence tells of a death: "I'm a funeral director notifying you of her passing" is one.
+    "\\bi(?:'m| am) an? (?:funeral|probate|bereavement|law|legal)\\s+\\w+\\b(?![^.?!]*\\b(?:late|passing|passed|died|death|deceased|estate|account|behalf)\\b)",
+    '\\bprobate office\\b|\\bbereavement leave\\b',
+    '\\bcondolences to (?:your|the) (?:it|tech|app|team|department|servers?|website)\\b',
+    '\\bdeceased[\\s-]estates? (?:section|page|link|form)\\b',
+    '\\b(?:is|as|works as) an? ombuds(?:man|person)\\b',
+    '\\bdied (?:laughing|of (?:laughter|embarrassment|boredom|shame))\\b|\\bdied (?:her|his|my|their) hair\\b',
+    '\\b(?:was|i was) (?:going|gonna|about) to complain\\b',
+    '\\b(?:won|lost|had|have|got) (?:my|a|the) (?:small claims? )?case against (?:my|the) (?:old |former |ex[- ]?)?(?:landlord|builder|employer|neighbou?r|tenant|garage|insurer)\\b',
+  ].join('|'),
+);
+
 /** A message that speaks of people, or of the agent not being one. */
 const SPEAKS_OF_PEOPLE = /\b(?:human|humans|person|people|bot|robot|chatbot|computer|machine|script|scripted|automated|ai)\b/;
 /** A person asked for as "one": "I want a real 1", "can I have one?", "pass me to one", "sort me someone who is". */
@@ -374,6 +390,14 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
       for (let i = found.length - 1; i >= 0; i--) {
         const f = found[i];
         if (f?.kind === 'policy_topic' && f.topic === 'bereavement' && f.index === index) found.splice(i, 1);
+      }
+    }
+    // A reserved topic's words not meant as one: a joke taken back, a trade ("I'm a funeral
+    // director"), a place ("the probate office down the road"), an idiom ("died laughing").
+    if (TOPIC_NOT_MEANT.test(whole)) {
+      for (let i = found.length - 1; i >= 0; i--) {
+        const f = found[i];
+        if (f?.kind === 'policy_topic' && f.index === index) found.splice(i, 1);
       }
     }
     const upset = frustration(clauses, item.text, whole);
