@@ -236,6 +236,12 @@ const table: Record<string, Row[]> = {
     ['investigated in writing', 'I want this investigated and a written outcome', 'policy_topic'],
     ['the official app is no complaint', 'is the official app the best way to pay my bill?', null],
     ['a formal letter is no complaint', 'I got a formal letter about the price rise, what does it mean?', null],
+    // Danger told as what is happening.
+    ['outside', "my ex keeps texting and he's outside the flat right now", 'safety'],
+    ['locked in', 'he locks me in when he goes out and he has taken my passport', 'safety'],
+    ['someone in the house', 'i think someone is in my house, i heard glass break downstairs', 'safety'],
+    ['an engineer in the house is no danger', 'someone is in my house to fix the boiler, can the engineer come after 2?', null],
+    ['a contract that locks me in is no danger', 'this contract locks me in for two years, can I leave early?', null],
     // Figures of speech in the words of a crisis, and a crisis beside one.
     ['going to kill me when', 'my dad is going to kill me when he sees this roaming bill', null],
     ['held hostage', 'I feel held hostage by this contract, how long is left?', null],

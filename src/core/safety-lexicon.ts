@@ -346,6 +346,30 @@ export const SAFETY_FAMILIES: readonly SafetyFamily[] = [
     ),
   },
   {
+    // Danger told as what is happening: someone outside or inside who should not be, a door tried,
+    // being locked in or held, papers taken, a forced marriage, a threat to find someone's family.
+    name: 'danger_told',
+    topic: 'danger',
+    re: any(
+      "(?:he|she|they|someone|somebody|a man|a woman|my ex)(?:'s| is| are| has been| keeps)? (?:\\w+ )?(?:standing |waiting |parked |sitting )?outside (?:the|my|our) (?:flat|house|door|window|home|building)\\b",
+      "(?:he|she|they)(?:'s| is| are) outside (?:right now|now|again)\\b",
+      'tried (?:the|my|our) (?:door|door handle|window|lock)\\b',
+      "(?:someone|somebody|a man|a stranger|people|he|she)(?:'s| is| are) (?:still )?in (?:my|the|our) (?:house|flat|home|room)\\b(?! (?:to|for) (?:fix|install|repair|the))",
+      'heard (?:glass|the window|a window|the door) (?:break|smash|go)\\b',
+      "(?:he|she|they) (?:won't|will not|wont) (?:leave|let me (?:go|leave|out))\\b",
+      "(?:i'm|i am|im) (?:hiding |locked )?in (?:the|my) \\w+ with the door locked\\b",
+      '(?:he|she|they|my (?:husband|wife|partner|boyfriend|girlfriend|ex|dad|father|mum|mother|son|brother)) (?:locks?|locked|keeps locking|has locked) me (?:in|inside|up)\\b',
+      '(?:taken|took|takes|has) my passport\\b',
+      '(?:take|taking) me (?:abroad|away|overseas)\\b[^.?!]{0,40}\\bmarr(?:y|ied|iage)',
+      '(?:held|kept|locked) in (?:the back of )?(?:a|the) (?:van|car|boot|trunk|room|basement)\\b',
+      "(?:don't|do not|dont) know where i am\\b",
+      "(?:i'm|i am|im|he's|he is|they're) coming for you\\b",
+      "(?:i'll|i will|ill|gonna|going to) put (?:him|her|them|you|one of (?:them|you)) in the ground\\b",
+      "i know (?:where )?(?:her|his|their|your) kids'? (?:go to )?school\\b",
+      "cut the (?:phone )?(?:line|cable|wire) so i (?:can't|cannot|can not) (?:call|phone|ring)\\b",
+    ),
+  },
+  {
     name: 'danger',
     topic: 'danger',
     re: any(
