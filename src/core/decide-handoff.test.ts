@@ -236,6 +236,13 @@ const table: Record<string, Row[]> = {
     ['investigated in writing', 'I want this investigated and a written outcome', 'policy_topic'],
     ['the official app is no complaint', 'is the official app the best way to pay my bill?', null],
     ['a formal letter is no complaint', 'I got a formal letter about the price rise, what does it mean?', null],
+    // An emergency happening now, told in passing.
+    ['a fire', "the router's on fire, actual flames, I'm getting the kids out", 'safety'],
+    ['a flood', "the basement is flooding fast, water's up to my knees", 'safety'],
+    ['something swallowed', 'my toddler ate one of the dishwasher tablets and is being sick', 'safety'],
+    ['a fall', "mum's fallen and she's not answering the phone", 'safety'],
+    ['patience on fire is a figure', 'my patience is on fire right now, but thanks for fixing it', null],
+    ['a signal shot to pieces', "the signal's been shot to pieces since the new flats went up", null],
     // Danger told as what is happening.
     ['outside', "my ex keeps texting and he's outside the flat right now", 'safety'],
     ['locked in', 'he locks me in when he goes out and he has taken my passport', 'safety'],

@@ -346,6 +346,35 @@ export const SAFETY_FAMILIES: readonly SafetyFamily[] = [
     ),
   },
   {
+    // An emergency happening now, told in passing: a fire, a flood rising, capsized, stuck in a
+    // lift for hours, lost on the moor as it gets dark, broken down on a level crossing.
+    name: 'emergency_now',
+    topic: 'danger',
+    re: any(
+      '(?:caught|catching) fire\\b',
+      "(?:router|shelf|it|cable|socket|plug|hub|box|charger|phone|laptop|blanket|bin|garage|shed|roof|wiring|wire|tv|oven|pan)(?:'s| is| are) on fire\\b",
+      '(?:full of|thick|filling with) smoke\\b',
+      "(?:flooding|flooded|filling with water) (?:fast|quickly|now|right now)\\b|water(?:'s| is) (?:up to|over) my (?:knees|waist|chest|ankles)",
+      'capsized\\b',
+      "(?:stuck|trapped) in (?:a|the) (?:lift|elevator)\\b[^.?!]{0,60}\\b(?:hours?|alone|on my own|hot|can't breathe|panic)",
+      "(?:i'm|i am|im|we're|we are) (?:lost|stranded) (?:on|in) (?:the |a )?(?:moor|moors|mountain|hills?|woods|forest|fells)\\b",
+      'broken down on (?:a|the) (?:level crossing|railway|train tracks|hard shoulder)\\b|barriers are coming down\\b',
+    ),
+  },
+  {
+    // Someone else's medical emergency, told in passing: something swallowed, a lot of blood, a
+    // stabbing, a fall and no answer, labour come early, on the floor for hours.
+    name: 'medical_told',
+    topic: 'medical',
+    re: any(
+      '(?:ate|eaten|swallowed|drank|drunk) (?:some |a |one of )?(?:of )?(?:the |my |a )?(?:dishwasher tablets?|washing (?:tablets?|pods?|capsules?)|detergent|bleach|button batter(?:y|ies)|batter(?:y|ies)|magnets?|pills|tablets)\\b',
+      '(?:a lot of|lots of|so much|loads of) blood\\b|pumping blood\\b|(?:been|got) (?:stabbed|shot)\\b(?! to (?:pieces|bits)| down\\b)',
+      `(?:been|lying) on the floor (?:for|since)\\b|${SOMEONE}(?:'s| has) fallen\\b[^.?!]{0,40}\\b(?:not answering|can't get up|cannot get up|won't answer|hurt)`,
+      'went into (?:early )?labou?r\\b|(?:waters|water) (?:has|have) broken\\b',
+      'shouting for help\\b',
+    ),
+  },
+  {
     // Danger told as what is happening: someone outside or inside who should not be, a door tried,
     // being locked in or held, papers taken, a forced marriage, a threat to find someone's family.
     name: 'danger_told',
