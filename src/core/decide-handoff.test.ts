@@ -105,6 +105,12 @@ const table: Record<string, Row[]> = {
     ['rang me', "I'd rather someone rang me about this, it's complicated", 'customer_request'],
     ['call from', 'I need a call from your team today', 'customer_request'],
   ],
+  'told as something that happened': [
+    ['asked last year', 'In 2023 I asked for a manager and got a free upgrade. Am I due another one?', null],
+    ['had to', 'my neighbour had to speak to a supervisor to get her meter fixed, I hope I do not need to', null],
+    ['on TV', 'I saw on TV a man ask for the manager and get compensation. Anyway, my returns label please', null],
+    ['asked now, after an old story', 'Last year I asked for a manager and it worked. I want a manager now.', 'customer_request'],
+  ],
   'refusing a person (negation)': [
     ['do not caps', 'I do NOT want a human', null],
     ['no need', 'no need for an agent, just fix it', null],
@@ -469,6 +475,20 @@ const table: Record<string, Row[]> = {
     [
       'accepts the transfer offered',
       [c('transfer me'), a('I can transfer you. The wait is 15 minutes. Shall I go ahead?'), c('yes go ahead')],
+      'customer_request',
+    ],
+    [
+      "a yes to the last question, about the agent's own help",
+      [
+        c('can I talk to a staff member'),
+        a("I can connect you, it's about 20 minutes. SIM faults I can usually fix here. Shall I try?"),
+        c('yes please try'),
+      ],
+      null,
+    ],
+    [
+      'a yes to an offer of a person',
+      [c('my bill is wrong'), a('I can check it, or would you like me to transfer you to billing?'), c('yes please')],
       'customer_request',
     ],
     [

@@ -266,7 +266,21 @@ const NEGATOR =
   /\b(?:not|never|no|nobody|none|neither|nor|without|don't|dont|do not|doesn't|doesnt|didn't|didnt|won't|wont|wouldn't|can't|cant|cannot|couldn't|shouldn't|isn't|aren't|wasn't|haven't|hasn't|no need|no longer|rather not|instead of|stop|quit|refuse|hate to|never mind|nevermind)\b/g;
 // "can't I", "why don't you": an inverted question asks; it does not negate.
 const INVERTED = /^\s+(?:i|you|u|we)\b/;
-const CONTRAST = new Set(['but', 'just', 'instead', 'rather', 'only', 'though', 'however', 'so', 'yet', 'except', 'actually', 'anyway', 'and']);
+const CONTRAST = new Set([
+  'but',
+  'just',
+  'instead',
+  'rather',
+  'only',
+  'though',
+  'however',
+  'so',
+  'yet',
+  'except',
+  'actually',
+  'anyway',
+  'and',
+]);
 const SUBJECT = new Set(['i', 'we', 'you', "i'm", "we're", "you're", "i'd", "i'll", 'u']);
 // Verbs whose negation reaches into the clause they govern: "I don't think I need a human".
 const CARRIER = new Set([

@@ -214,6 +214,17 @@ interface AgentSays {
   stems: ReadonlySet<string>;
 }
 
+/** The last question of a message: the sentence before its last question mark. */
+function lastQuestion(norm: string): string {
+  const end = norm.lastIndexOf('?');
+  if (end < 0) return '';
+  const start = Math.max(norm.lastIndexOf('.', end - 1), norm.lastIndexOf('!', end - 1), norm.lastIndexOf('?', end - 1));
+  return norm.slice(start + 1, end + 1);
+}
+/** A question about the agent's own help, naming no person. */
+const OWN_HELP_QUESTION =
+  /^(?!.*\b(?:transfer|connect|put you through|pass you|queue|human|person|specialist|supervisor|manager|colleague|agent|representative|someone)\b).*\b(?:(?:shall|should|can|could|may) i (?:try|help|have a (?:quick )?look|look|check|do|sort|fix|show)|(?:would|do) you (?:like|want) me to|(?:help|try|look) first|anything i can do|is (?:it|there) something (?:urgent )?i can)\b/;
+
 // The decider reads the whole conversation again at every turn, so each agent message is read once.
 const agentReadings = new Map<string, AgentSays>();
 
@@ -226,7 +237,9 @@ function agentSays(text: string): AgentSays {
   const said: AgentSays = {
     norm,
     lower,
-    offer: AGENT_OFFER.test(norm),
+    // "I can connect you, about 20 minutes. SIM issues I can usually fix here. Shall I try?": a yes
+    // answers the last question, about the agent's own help, not the offer of a person before it.
+    offer: AGENT_OFFER.test(norm) && !OWN_HELP_QUESTION.test(lastQuestion(norm)),
     alternative: AGENT_ALTERNATIVE.test(norm),
     fallback: AGENT_FALLBACK.test(norm),
     mayAnswerNothing: !asks && !ENGAGES.test(norm),

@@ -319,6 +319,20 @@ const ABOUT_THE_OPTION = new RegExp(
   ].join('|'),
 );
 
+/**
+ * A request told as something that happened, not made now: "in 2023 I asked for a manager", "my
+ * partner asked to speak to a manager on Friday", "she had to speak to a supervisor", "I saw on TV
+ * a man ask for the manager".
+ */
+export const TOLD_REQUEST = new RegExp(
+  [
+    '\\b(?:in (?:19|20)\\d\\d|last (?:year|time|month|week)|years ago|(?:on|last) (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|yesterday)\\b[^.?!]{0,25}\\b(?:i|we|he|she|they|my \\w+) (?:asked|demanded|requested|spoke|talked|had to)\\b',
+    '\\b(?:i|we|he|she|they|my \\w+) (?:asked|demanded|requested|had to (?:ask|speak|talk|demand|get))\\b[^.?!]{0,50}\\b(?:in (?:19|20)\\d\\d|last (?:year|time|month|week)|years ago|(?:on|last) (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|yesterday)\\b',
+    '\\b(?:he|she|they|my (?:\\w+[\\s-])?(?:in-law|\\w+)) had to (?:speak|talk|ask|demand|get|go)\\b',
+    '\\b(?:saw|seen|heard|read|watched) (?:on|in) (?:tv|the news|youtube|facebook|tiktok|reddit|a forum|a video|online|the paper)\\b',
+  ].join('|'),
+);
+
 /** "I used to speak with an agent every month": a habit of the past asks for nothing now. */
 export const PAST_HABIT = /\b(?:used to|would always|every time i|each time i|whenever i)\b/;
 

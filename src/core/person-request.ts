@@ -16,6 +16,7 @@ import {
   EXTRA_BARE_REQUEST,
   EXTRA_REQUEST_FRAMES,
   PAST_HABIT,
+  TOLD_REQUEST,
   isCondition,
   isEventuality,
   isHypothetical,
@@ -186,7 +187,10 @@ function readPersonRequest(norm: string, refusedNext: boolean, afterCondition: b
     else declined = true;
   }
   if (!bare && EXTRA_BARE_REQUEST.test(norm)) requested = true;
+  // A request told as something that happened asks for nothing now.
+  const told = TOLD_REQUEST.test(norm);
   for (const frame of FRAMES) {
+    if (told) break;
     for (const m of norm.matchAll(frame.re)) {
       const before = norm.slice(0, m.index);
       if (frame.lead && !hasRequestLead(before)) continue;
