@@ -155,18 +155,19 @@ describe('the classifier behind the lexicon', () => {
 });
 
 describe('a safety sign spread over two clauses', () => {
-  const text = 'I have been putting my sleeping tablets aside all month. Tonight there are enough.';
+  // (The example is chosen for the shipped model: each clause alone under the threshold, as the first assertion checks.)
+  const text = 'I have counted out what is left of my tablets. It should be enough tonight.';
 
   it('fires on the pair though neither clause reaches the threshold alone', () => {
     const model = defaultHandoffModel();
-    const clauses = ['i have been putting my sleeping tablets aside all month', 'tonight there are enough'];
+    const clauses = ['i have counted out what is left of my tablets', 'it should be enough tonight'];
     for (const clause of clauses) expect(scoreClause(model, clause).probability.safety).toBeLessThan(model.data.thresholds.safety);
     const d = decide(text);
     expect(d.reason).toBe('safety');
-    expect(d.evidence).toBe('I have been putting my sleeping tablets aside all month. Tonight there are enough');
+    expect(d.evidence).toBe('I have counted out what is left of my tablets. It should be enough tonight');
   });
 
   it('does not join a harmless clause to a harmless clause', () => {
-    expect(decide('I have been putting my receipts aside all month. Tonight there are enough for the claim.').handoff).toBe(false);
+    expect(decide('I have counted out what is left of my receipts. It should be enough for the claim.').handoff).toBe(false);
   });
 });
