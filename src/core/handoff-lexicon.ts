@@ -1,3 +1,4 @@
+import { allMatches } from './all-matches.js';
 import { canonicalize } from './text-canon.js';
 
 /**
@@ -57,11 +58,11 @@ export function splitClauses(text: string): Clause[] {
     if (piece !== '')
       clauses.push({ text: text.slice(from + lead, from + lead + piece.length), norm: canonicalize(piece).trim(), start: from + lead });
   };
-  const breaks = [...norm.matchAll(CLAUSE_BREAK)].map((m) => ({ at: m.index, end: m.index + m[0].length }));
+  const breaks = allMatches(CLAUSE_BREAK, norm).map((m) => ({ at: m.index, end: m.index + m[0].length }));
   // "worst bot ever Transfer me to staff": a capital after a lower-case word, with no stop between, starts a sentence.
   // (The look-behind is costly at every space: a text without a usual first word after a space has no such start.)
   if (FIRST_WORD_AFTER_SPACE.test(text))
-    for (const m of text.matchAll(UNPUNCTUATED_SENTENCE)) breaks.push({ at: m.index, end: m.index + m[0].length });
+    for (const m of allMatches(UNPUNCTUATED_SENTENCE, text)) breaks.push({ at: m.index, end: m.index + m[0].length });
   breaks.sort((a, b) => a.at - b.at);
   for (const b of breaks) {
     if (b.at < from) continue;
@@ -317,7 +318,7 @@ const CARRIER = new Set([
 /** Whether a negator governs what follows `before`: close enough, with no contrast or new subject between. */
 export function isNegatedBefore(before: string): boolean {
   let last: { end: number; word: string } | undefined;
-  for (const m of before.matchAll(NEGATOR)) {
+  for (const m of allMatches(NEGATOR, before)) {
     const end = m.index + m[0].length;
     if (/n't$|^cannot$/.test(m[0]) && INVERTED.test(before.slice(end))) continue;
     last = { end, word: m[0] };
@@ -388,7 +389,7 @@ const PROCEDURE =
  */
 export function isReportedBefore(before: string): boolean {
   if (NARRATIVE.test(before) || PROCEDURE.test(before.trim())) return true;
-  for (const m of before.matchAll(REPORTER)) {
+  for (const m of allMatches(REPORTER, before)) {
     const prior = words(before.slice(0, m.index));
     let i = prior.length - 1;
     while (i >= 0 && ADVERB.has(prior[i] ?? '')) i -= 1;

@@ -119,10 +119,37 @@ function sameSentence(text: string, prev: Clause | undefined, clause: Clause): s
   return /[.!?;\n]/.test(text.slice(prev.start + prev.text.length, clause.start)) ? undefined : prev.norm;
 }
 
+const runFacts = new Map<string, ClauseTopics['risk']>();
+const SPACE_RUN = /\s\s|[\t\n]/;
+
+/** The safety topic of a sign spread over two or three neighbouring clauses, if any. */
+function acrossClauses(clauses: readonly Clause[]): ClauseTopics['risk'] {
+  for (let width = 2; width <= 3; width++) {
+    for (let k = 0; k + width <= clauses.length; k++) {
+      // Clauses hold no stops or commas (they were split there), so the run is their words joined.
+      let run = clauses[k]!.norm;
+      for (let j = k + 1; j < k + width; j++) run += ` ${clauses[j]!.norm}`;
+      if (SPACE_RUN.test(run)) run = run.replace(/\s+/g, ' ');
+      let risk = runFacts.get(run);
+      if (risk === undefined) {
+        risk = safetyTopic(run);
+        if (runFacts.size >= 20_000) runFacts.clear();
+        runFacts.set(run, risk);
+      }
+      if (risk) return risk;
+    }
+  }
+  return null;
+}
+
 /** The safety topic a text raises, if any: the first family that matches, figures of speech aside. */
 function safetyTopic(norm: string): 'self_harm' | 'danger' | 'medical' | null {
-  const idioms = [...norm.matchAll(SAFETY_IDIOM)].map((m) => [m.index, m.index + m[0].length] as const);
-  const inIdiom = (m: RegExpExecArray) => idioms.some(([from, to]) => m.index < to && m.index + m[0].length > from);
+  // The figures of speech are looked for only once a sign matched (most texts match none).
+  let idioms: ReadonlyArray<readonly [number, number]> | null = null;
+  const inIdiom = (m: RegExpExecArray) => {
+    idioms ??= [...norm.matchAll(SAFETY_IDIOM)].map((i) => [i.index, i.index + i[0].length] as const);
+    return idioms.some(([from, to]) => m.index < to && m.index + m[0].length > from);
+  };
   for (const family of SAFETY_FAMILIES) {
     const m = family.re.exec(norm);
     if (!m || inIdiom(m)) continue;
@@ -385,9 +412,13 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
       });
       if (asked) found.push({ kind: 'human_request', evidence: asked.text, index, offset: asked.start });
     }
-    // A warning sign split over two clauses ("I just want it all to stop. Permanently.") is read on the whole message.
+    // A warning sign split over two or three clauses ("I just want it all to stop. Permanently.")
+    // is read on each run of neighbouring clauses (each run's reading kept by its text, as a
+    // clause's is: the decider rereads the conversation at every turn).
     if (clauses.length > 1 && !found.some((f) => f.kind === 'safety')) {
-      const risk = safetyTopic(whole.replace(/[.!?;:,\n]+/g, ' ').replace(/\s+/g, ' '));
+      // Quoted words are blanked in clauses (somebody else's), so a message that quotes is read whole:
+      // a threat quoted ("he wrote 'I'm coming for you tonight'") is still one.
+      const risk = whole.includes('"') ? safetyTopic(whole.replace(/[.!?;:,\n]+/g, ' ').replace(/\s+/g, ' ')) : acrossClauses(clauses);
       if (risk) found.push({ kind: 'safety', topic: risk, evidence: item.text.trim(), index, offset: 0 });
     }
     if (model !== null) {

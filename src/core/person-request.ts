@@ -22,6 +22,8 @@ import {
   isHypothetical,
 } from './person-request-frames.js';
 
+import { allMatches } from './all-matches.js';
+
 /** A clause's verdict: it asks for a person, refuses one, or neither. */
 export type Verdict = 'request' | 'declined' | null;
 
@@ -191,7 +193,7 @@ function readPersonRequest(norm: string, refusedNext: boolean, afterCondition: b
   const told = TOLD_REQUEST.test(norm);
   for (const frame of FRAMES) {
     if (told) break;
-    for (const m of norm.matchAll(frame.re)) {
+    for (const m of allMatches(frame.re, norm)) {
       const before = norm.slice(0, m.index);
       if (frame.lead && !hasRequestLead(before)) continue;
       if (isReportedBefore(before) || PAST_HABIT.test(before)) continue;

@@ -4,6 +4,7 @@
  * hashed into a fixed number of buckets (the "hashing trick"), so the model needs no vocabulary.
  * Pure and deterministic: the same text gives the same features on every machine.
  */
+import { allMatches } from './all-matches.js';
 
 /** A canonical text with everything but letters, digits, apostrophes and single spaces removed: how a whole message is scored. */
 export const lettersOnly = (s: string): string =>
@@ -72,7 +73,7 @@ function walkFeatures(norm: string, onWord: (word: string, start: number) => voi
     const padded = ` ${word} `;
     for (let n = 3; n <= 5; n++) for (let k = 0; k + n <= padded.length; k++) add(fnvMore(C_KEY, padded, k, k + n), 1);
   };
-  for (const m of norm.matchAll(WORD)) {
+  for (const m of allMatches(WORD, norm)) {
     if (last !== undefined) ngrams(last.word);
     last = { word: m[0], start: m.index };
     visit(last.word, last.start);
