@@ -33,6 +33,7 @@ const ENGAGES =
   /\b(?:sorry|apologi[sz]e|understand|let me|i'll|i will|i'm going to|one moment|checking|looking into|i can see|i see|i've|i have|done|updated|sent|cancelled|canceled|refunded|applied|booked)\b/;
 import { MEDICAL_HISTORY, MEDICAL_HYPERBOLE, SAFETY_FAMILIES, SAFETY_IDIOM } from './safety-lexicon.js';
 import { canonicalize } from './text-canon.js';
+import { memoByText } from './memo.js';
 import type { TranscriptItem } from './transcript.js';
 
 /** Where a signal fired: the exact text, the transcript item, and the offset of the text in it. */
@@ -119,7 +120,8 @@ function sameSentence(text: string, prev: Clause | undefined, clause: Clause): s
   return /[.!?;\n]/.test(text.slice(prev.start + prev.text.length, clause.start)) ? undefined : prev.norm;
 }
 
-const runFacts = new Map<string, ClauseTopics['risk']>();
+// Each run of clauses read once (see `acrossClauses`).
+const runRisk = memoByText((run: string) => safetyTopic(run));
 const SPACE_RUN = /\s\s|[\t\n]/;
 
 /** The safety topic of a sign spread over two or three neighbouring clauses, if any. */
@@ -130,12 +132,7 @@ function acrossClauses(clauses: readonly Clause[]): ClauseTopics['risk'] {
       let run = clauses[k]!.norm;
       for (let j = k + 1; j < k + width; j++) run += ` ${clauses[j]!.norm}`;
       if (SPACE_RUN.test(run)) run = run.replace(/\s+/g, ' ');
-      let risk = runFacts.get(run);
-      if (risk === undefined) {
-        risk = safetyTopic(run);
-        if (runFacts.size >= 20_000) runFacts.clear();
-        runFacts.set(run, risk);
-      }
+      const risk = runRisk(run);
       if (risk) return risk;
     }
   }
@@ -253,11 +250,7 @@ const OWN_HELP_QUESTION =
   /^(?!.*\b(?:transfer|connect|put you through|pass you|queue|human|person|specialist|supervisor|manager|colleague|agent|representative|someone)\b).*\b(?:(?:shall|should|can|could|may) i (?:try|help|have a (?:quick )?look|look|check|do|sort|fix|show)|(?:would|do) you (?:like|want) me to|(?:help|try|look) first|anything i can do|is (?:it|there) something (?:urgent )?i can)\b/;
 
 // The decider reads the whole conversation again at every turn, so each agent message is read once.
-const agentReadings = new Map<string, AgentSays>();
-
-function agentSays(text: string): AgentSays {
-  const known = agentReadings.get(text);
-  if (known) return known;
+const agentSays = memoByText((text: string): AgentSays => {
   const lower = normalizeText(text);
   const norm = canonicalize(lower);
   const asks = norm.includes('?');
@@ -273,10 +266,8 @@ function agentSays(text: string): AgentSays {
     asks,
     stems: stemsOf(norm),
   };
-  if (agentReadings.size >= 20_000) agentReadings.clear();
-  agentReadings.set(text, said);
   return said;
-}
+});
 
 /** What the agent's last question asked about. */
 interface Asked {

@@ -10,6 +10,7 @@
 import { isIntentWord, stem } from './handoff-topics-lexicon.js';
 import { words } from './handoff-lexicon.js';
 import { withinOneEdit } from './text-canon.js';
+import { memoByText } from './memo.js';
 
 /** Synonyms folded into one concept. Multi-word entries are matched on the canonical text first. */
 const CONCEPTS: Readonly<Record<string, readonly string[]>> = {
@@ -135,17 +136,7 @@ function conceptOfSlip(s: string): string | undefined {
 export type IntentVector = ReadonlyMap<string, number>;
 
 /** The concepts of a canonical text, each with its weight. */
-export function intentVector(norm: string): IntentVector {
-  // The decider reads the whole conversation again at every turn, so each text is worked out once.
-  const known = vectors.get(norm);
-  if (known) return known;
-  const vector = intentVectorAfresh(norm);
-  if (vectors.size >= 20_000) vectors.clear();
-  vectors.set(norm, vector);
-  return vector;
-}
-
-const vectors = new Map<string, IntentVector>();
+export const intentVector: (norm: string) => IntentVector = memoByText(intentVectorAfresh);
 
 function intentVectorAfresh(norm: string): IntentVector {
   const vector = new Map<string, number>();

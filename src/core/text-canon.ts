@@ -7,6 +7,7 @@
  * safety and the reserved topics ("humna", "supervisr", "tranfer").
  * The output may differ in length from the input: callers keep the original text for evidence.
  */
+import { memoByText } from './memo.js';
 
 /** Chat spellings and their words, whole-word only. */
 const ABBREVIATIONS: Readonly<Record<string, string>> = Object.fromEntries(
@@ -143,17 +144,7 @@ const STRETCHED = /([a-z])\1{2,}/g;
 const SYMBOLS = /[^\p{L}\p{N}\s'".,!?;:()\-/&@#$%*+=<>]/gu;
 
 /** The canonical form of a lower-cased text: abbreviations spelled out, stretches folded, slips corrected. */
-export function canonicalize(norm: string): string {
-  // The decider reads the whole conversation again at every turn, so each text is worked out once.
-  const known = canonical.get(norm);
-  if (known !== undefined) return known;
-  const out = canonicalizeAfresh(norm);
-  if (canonical.size >= 20_000) canonical.clear();
-  canonical.set(norm, out);
-  return out;
-}
-
-const canonical = new Map<string, string>();
+export const canonicalize: (norm: string) => string = memoByText(canonicalizeAfresh);
 
 function canonicalizeAfresh(norm: string): string {
   // Each pass only where it can change something: most messages are plain ASCII words.
