@@ -34,6 +34,7 @@ const ENGAGES =
 import { MEDICAL_HISTORY, MEDICAL_HYPERBOLE, SAFETY_FAMILIES, SAFETY_IDIOM } from './safety-lexicon.js';
 import { canonicalize } from './text-canon.js';
 import { memoByText } from './memo.js';
+import { allMatches } from './all-matches.js';
 import type { TranscriptItem } from './transcript.js';
 
 /** Where a signal fired: the exact text, the transcript item, and the offset of the text in it. */
@@ -144,7 +145,7 @@ function safetyTopic(norm: string): 'self_harm' | 'danger' | 'medical' | null {
   // The figures of speech are looked for only once a sign matched (most texts match none).
   let idioms: ReadonlyArray<readonly [number, number]> | null = null;
   const inIdiom = (m: RegExpExecArray) => {
-    idioms ??= [...norm.matchAll(SAFETY_IDIOM)].map((i) => [i.index, i.index + i[0].length] as const);
+    idioms ??= allMatches(SAFETY_IDIOM, norm).map((i) => [i.index, i.index + i[0].length] as const);
     return idioms.some(([from, to]) => m.index < to && m.index + m[0].length > from);
   };
   for (const family of SAFETY_FAMILIES) {
@@ -220,6 +221,19 @@ const SPEAKS_OF_PEOPLE = /\b(?:human|humans|person|people|bot|robot|chatbot|comp
 const ONE_OF_THEM =
   /\b(?:want|need|have|get|give me|pass me(?: on)? to|put me (?:through )?to|connect me (?:to|with)|speak to|talk to|speak with|talk with|find me|sort me(?: out)?(?: with)?) (?:a |an )?(?:real |actual |proper |live |human )?(?:one|1)\b(?! (?:of|more|thing|sec|second|minute|moment|day|month|year|time|bill|line|number|question)\b)|\bsort me (?:some|any)(?:one|body) who is\b/;
 
+/** The clause that asks for a person as "one", in a message that spoke of people or bots, if any. */
+function askedForAsOne(clauses: readonly Clause[], whole: string): Clause | undefined {
+  if (!SPEAKS_OF_PEOPLE.test(whole)) return undefined;
+  return clauses.find((clause) => {
+    const m = ONE_OF_THEM.exec(clause.norm);
+    if (m === null) return false;
+    const before = clause.norm.slice(0, m.index);
+    // "do I actually need one?" asks whether, not for one.
+    if (/\b(?:do|does|did|would|will|should|must) (?:i|we|you)(?: \w+)?\s*$/.test(before)) return false;
+    return !isNegatedBefore(before) && !isHypothetical(clause.norm, m.index, m.index + m[0].length);
+  });
+}
+
 /** What an agent's message says, as far as the customer's next turn is read against it: a pure function of its text. */
 interface AgentSays {
   norm: string;
@@ -254,7 +268,7 @@ const agentSays = memoByText((text: string): AgentSays => {
   const lower = normalizeText(text);
   const norm = canonicalize(lower);
   const asks = norm.includes('?');
-  const said: AgentSays = {
+  return {
     norm,
     lower,
     // "I can connect you, about 20 minutes. SIM issues I can usually fix here. Shall I try?": a yes
@@ -266,7 +280,6 @@ const agentSays = memoByText((text: string): AgentSays => {
     asks,
     stems: stemsOf(norm),
   };
-  return said;
 });
 
 /** What the agent's last question asked about. */
@@ -318,11 +331,11 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
         offerPending = said.offer;
         alternativePending = said.alternative;
         const inKind = lastCustomer === null ? null : answersInKind(said.lower, lastCustomer);
+        const answered = inKind === 'answered';
         // A reply that states something unrelated to what was asked ("Cloud storage keeps your photos safe!") is a fallback too,
-        // unless it answers in kind or with specifics ("£2 per extra GB" shares few words with "how much is extra data").
-        const specific = inKind === 'answered';
-        fallbackPending = said.fallback || (!specific && lastAsk !== null && said.mayAnswerNothing && answersNothing(said.norm, lastAsk));
-        if (!fallbackPending && inKind === 'answered') answeredPending = true;
+        // unless it answers in kind ("£2 per extra GB" shares few words with "how much is extra data").
+        fallbackPending = said.fallback || (!answered && lastAsk !== null && said.mayAnswerNothing && answersNothing(said.norm, lastAsk));
+        if (answered && !said.fallback) answeredPending = true;
         // A question answered with nothing of its kind: the customer will likely ask it again in other words.
         if (inKind === 'unanswered' && !answeredPending) unansweredPending = true;
         // A fallback ("can you try asking in a different way?") asks about nothing in particular.
@@ -389,18 +402,8 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
     });
     // "Are you a real person? If not, can I have one?": a person asked for by "one", after the
     // message spoke of people or bots.
-    if (
-      !found.some((f) => f.index === index && (f.kind === 'human_request' || f.kind === 'human_declined')) &&
-      SPEAKS_OF_PEOPLE.test(whole)
-    ) {
-      const asked = clauses.find((clause) => {
-        const m = ONE_OF_THEM.exec(clause.norm);
-        if (m === null) return false;
-        const before = clause.norm.slice(0, m.index);
-        // "do I actually need one?" asks whether, not for one.
-        if (/\b(?:do|does|did|would|will|should|must) (?:i|we|you)(?: \w+)?\s*$/.test(before)) return false;
-        return !isNegatedBefore(before) && !isHypothetical(clause.norm, m.index, m.index + m[0].length);
-      });
+    if (!found.some((f) => f.index === index && (f.kind === 'human_request' || f.kind === 'human_declined'))) {
+      const asked = askedForAsOne(clauses, whole);
       if (asked) found.push({ kind: 'human_request', evidence: asked.text, index, offset: asked.start });
     }
     // A warning sign split over two or three clauses ("I just want it all to stop. Permanently.")
