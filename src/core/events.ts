@@ -158,6 +158,11 @@ export const EVENT_DATA = {
     agent: AgentIdSchema,
     call: z.object({ id: z.string(), name: z.string(), arguments: z.string() }),
     why: z.string(),
+    /**
+     * Whether storing the call removed a secret from its arguments: then the call as it must run
+     * lives only in the memory of the process that asked, and cannot be approved anywhere else.
+     */
+    redacted: z.boolean().optional(),
   }),
   /** A person decided on the waiting call. */
   'approval.decided': z.object({

@@ -64,6 +64,12 @@ export function registerApprovalRoutes(app: FastifyInstance, options: { service:
         throw new HttpError(409, 'no_pending_approval', 'no action of this conversation waits for approval');
       if (outcome.type === 'not_agent')
         throw new HttpError(409, 'not_agent', `the agent no longer owns the conversation (${outcome.state})`);
+      if (outcome.type === 'approval_details_lost')
+        throw new HttpError(
+          409,
+          'approval_details_lost',
+          'this action held a secret (a card, a code, a password), which is never stored, and the server that asked for approval no longer has it (it restarted, or this is another server): reject it with feedback, and the agent will ask the customer again',
+        );
       return { outcome: outcome.type, ...(outcome.type === 'reply' ? { delivered: outcome.delivered } : {}) };
     },
   );

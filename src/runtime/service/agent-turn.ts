@@ -40,7 +40,9 @@ export type TurnOutcome =
       applied: boolean;
     }
   | { type: 'needs_approval'; call: ToolCall; why: string }
-  | { type: 'no_pending_approval' };
+  | { type: 'no_pending_approval' }
+  /** The waiting call held a secret, which is never stored, and this process no longer has it. */
+  | { type: 'approval_details_lost' };
 
 /** What an agent turn needs; the service builds it once. */
 export interface TurnDeps {
@@ -54,18 +56,50 @@ export interface TurnDeps {
   clock: Clock;
   /** Raw texts of customer messages stored redacted, by message id: in memory, for the turn that answers them. */
   raw: ReadonlyMap<MessageId, string>;
+  /** Calls waiting for approval whose stored arguments were redacted, as they must run: in memory only. */
+  pendingCalls: PendingCalls;
   /** Sees every turn's full result after it is recorded (the lab builds trajectories from it). */
   observe?: (turn: { conversationId: ConversationId; agent: AgentId; result: TurnResult }) => void;
 }
 
 /** The call that waits for approval: requested in the log and not decided yet. */
 export function pendingApproval(events: readonly StoredEvent[]): ToolCall | null {
-  let pending: ToolCall | null = null;
+  return pendingApprovalRequest(events)?.call ?? null;
+}
+
+/** The request of the call that waits for approval, with whether its stored arguments were redacted. */
+export function pendingApprovalRequest(events: readonly StoredEvent[]): { call: ToolCall; redacted: boolean } | null {
+  let pending: { call: ToolCall; redacted: boolean } | null = null;
   for (const event of events) {
-    if (event.type === 'approval.requested') pending = event.data.call;
-    if (event.type === 'approval.decided' && pending?.id === event.data.callId) pending = null;
+    if (event.type === 'approval.requested') pending = { call: event.data.call, redacted: event.data.redacted ?? false };
+    if (event.type === 'approval.decided' && pending?.call.id === event.data.callId) pending = null;
   }
   return pending;
+}
+
+/** The most calls waiting for approval with their secrets one process keeps; the oldest is forgotten first. */
+const MAX_PENDING_CALLS = 10_000;
+
+/**
+ * Calls waiting for a person's approval whose arguments held a secret, kept as they must run, by
+ * conversation (one waits at a time): in memory only, never stored, forgotten once decided.
+ */
+export class PendingCalls {
+  private readonly calls = new Map<ConversationId, ToolCall>();
+
+  set(conversationId: ConversationId, call: ToolCall): void {
+    this.calls.delete(conversationId);
+    if (this.calls.size >= MAX_PENDING_CALLS) this.calls.delete(this.calls.keys().next().value!);
+    this.calls.set(conversationId, call);
+  }
+
+  /** The call with this id waiting in this conversation, if this process still has it; forgotten once taken. */
+  take(conversationId: ConversationId, callId: string): ToolCall | null {
+    const call = this.calls.get(conversationId);
+    if (call === undefined || call.id !== callId) return null;
+    this.calls.delete(conversationId);
+    return call;
+  }
 }
 
 /**
@@ -154,9 +188,12 @@ export async function agentTurn(
   await gateway.record(conversationId, records);
   deps.observe?.({ conversationId, agent: agentId, result });
   if (result.type === 'needs_approval') {
-    const call = { ...result.call, arguments: JSON.stringify(deps.redact.args(safeArgs(result.call.arguments), conversationId)) };
+    const args = safeArgs(result.call.arguments);
+    const call = { ...result.call, arguments: JSON.stringify(deps.redact.args(args, conversationId)) };
+    const redacted = call.arguments !== JSON.stringify(args);
+    if (redacted) deps.pendingCalls.set(conversationId, result.call);
     await gateway.record(conversationId, [
-      { type: 'approval.requested', data: { agent: agentId, call, why: deps.redact.text(result.why, conversationId) } },
+      { type: 'approval.requested', data: { agent: agentId, call, why: deps.redact.text(result.why, conversationId), redacted } },
     ]);
     return { type: 'needs_approval', call: result.call, why: result.why };
   }

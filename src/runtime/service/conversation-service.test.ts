@@ -245,6 +245,65 @@ describe('the conversation service: gateway and harness together', () => {
     expect(types).toContain('approval.decided');
   });
 
+  it('runs an approved call as the agent asked it, though its stored arguments were redacted; after a restart it cannot', async () => {
+    const charged: string[] = [];
+    const charge = defineTool({
+      name: 'charge_card',
+      description: 'Charge a card.',
+      kind: 'write',
+      schema: z.object({ card: z.string(), amount: z.number() }),
+      approval: () => 'card payments need a supervisor',
+      execute: (args) => {
+        charged.push(args.card);
+        return 'charged';
+      },
+    });
+    const card = '4111 1111 1111 1111';
+    const store = new MemoryStore();
+    const gateway = gatewayFor(store);
+    const service = (steps: ScriptedStep[]) => {
+      const policy = scriptedPolicy(steps);
+      return createConversationService({
+        gateway,
+        agents: new Map([[TEST_AGENT, { ...agentConfig(TEST_AGENT), handoff: { queues: [queue], agents: [] }, tools: [charge] }]]),
+        policyFor: () => policy,
+        decide: quiet,
+        clock: fixedClock(),
+      });
+    };
+    const asks = (): ScriptedStep[] => [{ toolCalls: [{ name: 'charge_card', arguments: { card, amount: 20 } }] }, { reply: 'Paid.' }];
+
+    // Approved in the process that asked: the card as typed is charged, and no byte of it is stored.
+    const first = service(asks());
+    const c = await gateway.open();
+    expect(await first.handleCustomerMessage(c.id, { text: 'pay 20 with my card', idempotencyKey: '1' })).toMatchObject({
+      type: 'needs_approval',
+    });
+    const asked = (await gateway.read(c.id))!.events.find((e) => e.type === 'approval.requested');
+    expect(asked?.type === 'approval.requested' && asked.data).toMatchObject({ redacted: true });
+    expect(JSON.stringify(asked)).not.toContain('1111 1111');
+    expect(await first.resume(c.id, { approved: true, by: staff })).toMatchObject({ type: 'reply', text: 'Paid.' });
+    expect(charged).toEqual([card]);
+    expect(JSON.stringify((await gateway.read(c.id))!.events)).not.toContain('1111 1111');
+
+    // Asked before a restart: the new process has no card to run it with. Approval is refused and
+    // changes nothing; a rejection is taken, and the agent reads it.
+    const before = service(asks());
+    const d = await gateway.open();
+    expect(await before.handleCustomerMessage(d.id, { text: 'pay 20 with my card', idempotencyKey: '1' })).toMatchObject({
+      type: 'needs_approval',
+    });
+    const after = service([{ reply: 'Could you give me the card again?' }]);
+    const length = (await gateway.read(d.id))!.events.length;
+    expect(await after.resume(d.id, { approved: true, by: staff })).toEqual({ type: 'approval_details_lost' });
+    expect((await gateway.read(d.id))!.events).toHaveLength(length);
+    expect(await after.resume(d.id, { approved: false, by: staff, feedback: 'ask for the card again' })).toMatchObject({
+      type: 'reply',
+      text: 'Could you give me the card again?',
+    });
+    expect(charged).toEqual([card]);
+  });
+
   it('refuses, before anything runs, an agent configured with edges the ownership policy lacks', () => {
     const store = new MemoryStore();
     expect(() =>

@@ -19,7 +19,7 @@ import {
 import type { AgentConfig } from '../agent-config.js';
 import type { HarnessDeps } from '../agent-loop.js';
 import { staleOutcome, type CommandOutcome, type Gateway, type SendOutcome } from '../gateway.js';
-import { agentTurn, hasUnansweredMessage, pendingApproval, type TurnDeps, type TurnOutcome } from './agent-turn.js';
+import { agentTurn, hasUnansweredMessage, pendingApprovalRequest, PendingCalls, type TurnDeps, type TurnOutcome } from './agent-turn.js';
 import { transcriptFromLog } from '../transcript-from-log.js';
 import { placeInQueue } from './carry-out-handoff.js';
 import { holdingTurn } from './holding-turn.js';
@@ -97,6 +97,7 @@ export function createConversationService(options: ConversationServiceOptions) {
   const wakeups: Wakeups = createWakeups();
   let closing = false;
   const raw = new Map<MessageId, string>();
+  const pendingCalls = new PendingCalls();
   const scheduler = options.scheduler ?? createTurnScheduler({ onError: (key, error) => options.onTurnError?.(key, error) });
   const deps: TurnDeps = {
     gateway,
@@ -108,6 +109,7 @@ export function createConversationService(options: ConversationServiceOptions) {
     redact,
     clock,
     raw,
+    pendingCalls,
     ...(options.observe ? { observe: options.observe } : {}),
   };
   /** Every write the service makes wakes the conversation's waiting readers. */
@@ -219,9 +221,15 @@ export function createConversationService(options: ConversationServiceOptions) {
     async resume(conversationId: ConversationId, decision: { approved: boolean; by?: StaffId; feedback?: string }): Promise<TurnOutcome> {
       const read = await gateway.read(conversationId);
       if (!read) return { type: 'not_found' };
-      const pending = pendingApproval(read.events);
-      if (!pending) return { type: 'no_pending_approval' };
+      const request = pendingApprovalRequest(read.events);
+      if (!request) return { type: 'no_pending_approval' };
       if (read.conversation.state !== 'AGENT_ACTIVE') return { type: 'not_agent', state: read.conversation.state };
+      // Stored arguments with a secret removed must not run: the call runs as the agent asked it,
+      // which only the process that asked still has (a restart or another process: reject it, and
+      // the agent asks the customer again).
+      const raw = request.redacted ? pendingCalls.take(conversationId, request.call.id) : null;
+      if (request.redacted && raw === null && decision.approved) return { type: 'approval_details_lost' };
+      const pending = raw ?? request.call;
       const feedback = decision.feedback ? redact.text(decision.feedback, conversationId) : undefined;
       await gateway.record(conversationId, [
         {
