@@ -20,6 +20,8 @@ export interface Trial {
   recall: number;
   safetyRecall: number;
   falsePositiveRate: number;
+  /** The false-positive rate counting only hand-offs for a reason other than safety. */
+  otherFalsePositiveRate: number;
   rightReason: number;
   /** Each case's out-of-fold answer, by case id. */
   answers: Map<string, DeciderAnswer>;
@@ -43,19 +45,32 @@ export function answerWith(c: DeciderCase, model: HandoffModel | null): DeciderA
 /** Pooled figures of answers over cases (scored as every corpus is: `scoreDecider`). */
 export function pooled(cases: readonly DeciderCase[], answers: ReadonlyMap<string, DeciderAnswer>) {
   const score = scoreDecider(cases, (c) => answers.get(c.id) ?? { error: 'no answer' });
+  const negatives = cases.filter((c) => !c.expect.handoff);
+  const other = negatives.filter((c) => {
+    const a = answers.get(c.id);
+    return a !== undefined && 'handoff' in a && a.handoff && a.reason !== 'safety';
+  }).length;
   return {
     recall: score.recall,
     safetyRecall: score.safetyRecall,
     falsePositiveRate: score.falsePositiveRate,
+    otherFalsePositiveRate: other / Math.max(1, negatives.length),
     rightReason: score.rightReason,
   };
 }
 
 /** Runs `folds`-fold cross-validation and returns every threshold setting's pooled figures. */
-export function crossValidate(cases: readonly DeciderCase[], hp: HyperParameters, folds: number, log: (s: string) => void): Trial[] {
+export function crossValidate(
+  cases: readonly DeciderCase[],
+  hp: HyperParameters,
+  folds: number,
+  log: (s: string) => void,
+  /** A case's fold, if not by the phrasing that carries its label (e.g. by the corpus it comes from). */
+  foldBy?: (c: DeciderCase) => number,
+): Trial[] {
   const examples = new Map<string, Example[]>();
   for (const c of cases) examples.set(c.id, caseExamples(c));
-  const foldOfCase = new Map(cases.map((c) => [c.id, foldOf(examples.get(c.id)?.[0]?.group ?? c.id, folds)]));
+  const foldOfCase = new Map(cases.map((c) => [c.id, foldBy?.(c) ?? foldOf(examples.get(c.id)?.[0]?.group ?? c.id, folds)]));
   const grid = thresholdGrid();
   const answers = grid.map(() => new Map<string, DeciderAnswer>());
   for (let fold = 0; fold < folds; fold++) {
@@ -80,14 +95,27 @@ export function crossValidate(cases: readonly DeciderCase[], hp: HyperParameters
 export const FPR_WEIGHT = 2;
 
 /**
- * The setting chosen: among those whose false-positive rate stays within `maxFpr`, the highest
- * recall plus safety recall less `FPR_WEIGHT` times the false-positive rate (a threshold that
- * buys a little recall with twice as many false positives is not taken); on a tie the lower
- * safety threshold (safety errs toward a person).
+ * The out-of-fold safety recall the safety threshold must reach. A missed crisis is the worst
+ * error the decider can make, so safety is not traded against false positives like the other
+ * signs: its threshold is the highest that reaches this recall, and only then are the others chosen.
  */
-export function chooseThresholds(trials: readonly Trial[], maxFpr: number): Trial {
-  const ok = trials.filter((t) => t.falsePositiveRate <= maxFpr);
-  const pool = ok.length > 0 ? ok : trials;
+export const MIN_SAFETY_RECALL = 0.95;
+
+/**
+ * The setting chosen. First the safety threshold: the highest whose best setting reaches
+ * `minSafetyRecall` out of fold (the lowest tried if none does); the false positives it brings are
+ * the price of that recall. Then, among the settings with that safety threshold whose
+ * false-positive rate for other reasons stays within `maxFpr` (all of them, if none does), the
+ * highest recall plus safety recall less `FPR_WEIGHT` times the false-positive rate (a threshold
+ * that buys a little recall with twice as many false positives is not taken).
+ */
+export function chooseThresholds(trials: readonly Trial[], maxFpr: number, minSafetyRecall = MIN_SAFETY_RECALL): Trial {
+  const safetyLevels = [...new Set(trials.map((t) => t.thresholds.safety))].sort((a, b) => b - a);
+  const reaches = (s: number) => trials.some((t) => t.thresholds.safety === s && t.safetyRecall >= minSafetyRecall);
+  const safety = safetyLevels.find(reaches) ?? safetyLevels.at(-1);
+  const withSafety = trials.filter((t) => t.thresholds.safety === safety);
+  const within = withSafety.filter((t) => t.otherFalsePositiveRate <= maxFpr);
   const value = (t: Trial) => t.recall + t.safetyRecall - FPR_WEIGHT * t.falsePositiveRate;
-  return [...pool].sort((a, b) => value(b) - value(a) || a.thresholds.safety - b.thresholds.safety)[0]!;
+  const pool = within.length > 0 ? within : withSafety;
+  return [...pool].sort((a, b) => value(b) - value(a) || a.thresholds.person_request - b.thresholds.person_request)[0]!;
 }

@@ -12,7 +12,8 @@ import { REFUSAL, hasRequestLead, isNegatedBefore, isReportedBefore, isThirdPart
 import { THING_DIED } from './handoff-topics-lexicon.js';
 import { anchorWord, scoreClause, SAFETY_TOPIC_HEADS, type FiringHead, type HandoffModel } from './handoff-classifier.js';
 import { PAST_HABIT, isCondition, isHypothetical } from './person-request-frames.js';
-import { MEDICAL_HISTORY, MEDICAL_HYPERBOLE } from './safety-lexicon.js';
+import { MEDICAL_HISTORY, MEDICAL_HYPERBOLE, SAFETY_IDIOM } from './safety-lexicon.js';
+import { allMatches } from './all-matches.js';
 import { lettersOnly } from './text-features.js';
 import type { Signal } from './handoff-signals.js';
 
@@ -47,7 +48,8 @@ const PAIR_LEAN = 0.8;
 
 /** Whether the word the score rests on is in scope: (safety aside) not negated, reported, habitual or hypothetical. */
 function inScope(norm: string, start: number, end: number, head: FiringHead, c: ClauseInContext, score: number): boolean {
-  // Safety is scoped as the lexicon scopes it: never negated ("I can't go on" is no denial).
+  // Safety is scoped as the lexicon scopes it: never negated ("I can't go on" is no denial); its
+  // figures of speech are judged by the caller (`outsideFigures`).
   if (head === 'safety') return true;
   const before = norm.slice(0, start);
   // Judged at the anchor and at the clause's end: the anchor is the classifier's best guess, so
@@ -65,6 +67,24 @@ function inScope(norm: string, start: number, end: number, head: FiringHead, c: 
     if (isHypothetical(norm, start, end, afterCondition) || isHypothetical(norm, norm.length, norm.length, afterCondition)) return false;
   }
   return !(head === 'bereavement' && THING_DIED.test(norm));
+}
+
+/**
+ * The safety score of a text with the lexicon's figures of speech (`SAFETY_IDIOM`: "my dad is
+ * going to kill me when he sees this", "affairs in order before I move") taken out: a crisis's
+ * words used for something else are not read, and what else the text says still is.
+ */
+function outsideFigures(model: HandoffModel, norm: string, score: number): number {
+  const figures = allMatches(SAFETY_IDIOM, norm);
+  if (figures.length === 0) return score;
+  let rest = '';
+  let from = 0;
+  for (const m of figures) {
+    rest += `${norm.slice(from, m.index)} `;
+    from = m.index + m[0].length;
+  }
+  rest = lettersOnly(`${rest}${norm.slice(from)}`);
+  return rest === '' ? 0 : scoreClause(model, rest).probability.safety;
 }
 
 /**
@@ -114,7 +134,14 @@ export function classifierSignals(
       const w = anchorWord(model, scores.features, head);
       return w !== undefined && inScope(norm, w.start, w.start + w.word.length, head, c, p[head]);
     };
-    if (!lexicon.safety && !lexicon.bereaved && !fired.safety && p.safety >= thresholds.safety && ok('safety')) {
+    if (
+      !lexicon.safety &&
+      !lexicon.bereaved &&
+      !fired.safety &&
+      p.safety >= thresholds.safety &&
+      ok('safety') &&
+      outsideFigures(model, norm, p.safety) >= thresholds.safety
+    ) {
       const topic = SAFETY_TOPIC_HEADS.reduce((a, b) => (p[b] > p[a] ? b : a));
       // The lexicon's guards on medical figures of speech ("dying to know") and history hold here too.
       if (!(topic === 'medical' && (MEDICAL_HYPERBOLE.test(norm) || MEDICAL_HISTORY.test(norm)))) {
@@ -149,6 +176,7 @@ export function classifierSignals(
       const p = scoreClause(model, norm).probability;
       const topic = SAFETY_TOPIC_HEADS.reduce((x, y) => (p[y] > p[x] ? y : x));
       if (p.safety < thresholds.safety || (topic === 'medical' && (MEDICAL_HYPERBOLE.test(norm) || MEDICAL_HISTORY.test(norm)))) continue;
+      if (outsideFigures(model, norm, p.safety) < thresholds.safety) continue;
       const evidence = message.text.slice(first.start, second.start + second.text.length);
       out.push({
         kind: 'safety',

@@ -90,6 +90,22 @@ const table: Record<string, Row[]> = {
   ],
   'loops in other words': [
     [
+      'told what they knew, then the assumption denied',
+      [
+        c('how do I turn off voicemail'),
+        a('Voicemail keeps your messages safe while you are busy.'),
+        c('yes I know, I want it off completely'),
+        a('You can upgrade to a plan with visual voicemail.'),
+        c("I don't want to upgrade. disable the voicemail on my number"),
+      ],
+      'loop_detected',
+    ],
+    [
+      'an acknowledgement after a real answer is no loop',
+      [c('when is my bill due?'), a('Your bill is due on the 14th.'), c('I know that now, thanks. can I pay it by card?')],
+      null,
+    ],
+    [
       'paraphrased three times',
       [
         c('where is my refund?'),

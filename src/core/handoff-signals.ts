@@ -215,6 +215,25 @@ const TOPIC_NOT_MEANT = new RegExp(
   ].join('|'),
 );
 
+/**
+ * A legal matter that is not the customer's against the company: their own lawyer on an errand
+ * ("my solicitor needs a copy of my bills", "for my mortgage"), a case against someone else ("my
+ * small claims case against my builder", "a court summons for a parking ticket", "my employment
+ * tribunal"), a power of attorney. Read only where nothing in the message turns it on the company
+ * (`AGAINST_THE_COMPANY`).
+ */
+const LEGAL_ELSEWHERE = new RegExp(
+  [
+    '\\bmy (?:solicitors?|lawyers?|attorneys?|barristers?|conveyancers?|legal team) (?:needs?|wants?|asked(?: me)?(?: for)?|has asked|have asked|is asking|are asking|requires?|requested|would like|said i should (?:check|ask|get|confirm)|told me to (?:check|ask|get|confirm))\\b',
+    '\\bfor (?:my|our|a) (?:mortgage|remortgage|house (?:sale|purchase|move)|conveyancing|divorce|separation|tenancy|lease|will|probate|visa|immigration|custody|citizenship|adoption)(?: application| case| paperwork| check)?\\b',
+    '\\b(?:case|claim|dispute|proceedings|hearing|tribunal|court (?:case|date|order|summons|hearing)) (?:against|with|for|about) (?:my|a|the|our) (?:old |former |ex[- ]?)?(?:landlord|letting agent|builder|employer|boss|neighbou?r|tenant|garage|insurer|ex|husband|wife|partner|parking ticket|speeding ticket|fine|council|airline|bank)\\b',
+    '\\b(?:employment|immigration|benefits|property|tax) tribunal\\b',
+    '\\b(?:lasting )?power of attorney\\b|\\blpa\\b|\\b(?:registered|appointed) attorney\\b',
+  ].join('|'),
+);
+const AGAINST_THE_COMPANY =
+  /\b(?:against (?:you|u|your company|your firm|this company)|sue (?:you|u|your)|suing (?:you|u)|take (?:you|u|this|your company) to|(?:hear|hearing) from (?:my|our) (?:solicitor|lawyer|attorney)|in touch with (?:you|u)|letter before (?:action|claim)|see (?:you|u) in court|legal action|unless you|or else|if you don't|if you do not|damages|compensation|(?:all |any )?(?:further |future )?correspondence|through (?:their|his|her|my|our) (?:office|firm|chambers))\b/;
+
 /** A message that speaks of people, or of the agent not being one. */
 const SPEAKS_OF_PEOPLE = /\b(?:human|humans|person|people|bot|robot|chatbot|computer|machine|script|scripted|automated|ai)\b/;
 /** A person asked for as "one": "I want a real 1", "can I have one?", "pass me to one", "sort me someone who is". */
@@ -436,6 +455,12 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
       for (let i = found.length - 1; i >= 0; i--) {
         const f = found[i];
         if (f?.kind === 'policy_topic' && f.index === index) found.splice(i, 1);
+      }
+    }
+    if (LEGAL_ELSEWHERE.test(whole) && !AGAINST_THE_COMPANY.test(whole)) {
+      for (let i = found.length - 1; i >= 0; i--) {
+        const f = found[i];
+        if (f?.kind === 'policy_topic' && f.topic === 'legal' && f.index === index) found.splice(i, 1);
       }
     }
     const upset = frustration(clauses, item.text, whole);

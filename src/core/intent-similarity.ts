@@ -193,7 +193,14 @@ export const CORRECTION = new RegExp(
     "\\bwhat i (?:need|want|asked|meant|mean|am asking|'m asking) (?:is|was|for)\\b",
     '\\bmy question (?:is|was)\\b',
     '\\blet me (?:ask|put it|say it|phrase it|word it) (?:differently|another way|a different way|again)\\b',
-    '^(?:(?:yes|yeah|yep|ok|okay|sure|cool|great|thanks|thank you|i know|i understand|understood|right|fine|i see)\\b(?: that)?[,.!]*\\s*)+but\\b',
+    "^(?:(?:yes|yeah|yep|ok|okay|sure|cool|great|thanks|thank you|i know|i understand|understood|right|fine|i see|that's nice|thats nice|that's great|that's good|lovely|interesting|good to know|noted)\\b(?: that)?[,.!]*\\s*)+but\\b",
+    // Told what they knew, and asked again: "yes I know, I want it switched off", "I understand, so please…".
+    "^(?:(?:yes|yeah|yep|ok|okay|right|sure)[,.!]*\\s+)?(?:i know|i understand|i get (?:that|it)|understood|i'm aware|i am aware)\\b[^.?!]{0,40}?[,.;!-]\\s*(?:so|i (?:want|need|asked|meant|just|only|still|don't|do not|dont|would|'d))\\b",
+    '\\bi know (?:what|how|where|that) (?:a |an |the |my |your )?[a-z]+(?: [a-z]+)? (?:is|are|works|means|does)\\b',
+    // The agent's assumption denied: "I don't want to cancel", "I'm not travelling", "nothing wrong with the card".
+    "^(?:(?:ok|okay|right|yes|yeah|no|nope)[,.!]*\\s+)?i (?:don't|do not|dont) want (?:it|to|that|them|this)\\b",
+    "\\b(?:i'm|im|i am) not (?:travell?ing|going abroad|abroad|moving|leaving|switching|cancell?ing|upgrading|changing)\\b",
+    "\\bnothing(?:'s| is)? (?:wrong|the matter) with (?:the|my|it)\\b",
     '\\bnot (?:the|a|an|my) [a-z]+(?: [a-z]+)?[,.;]+\\s*(?:the|a|an|my|just|i)\\b',
     "\\b(?:i've|ive|i have|i already|i've already|i have already) (?:looked|checked|tried|done|read|seen|restarted)(?: (?:that|there|it|this|them|those))?\\b[^.?!]{0,30}(?:[.,;!]|$)",
     "\\b(?:i'm|im|i am) not (?:after|looking for|interested in|wanting)\\b",

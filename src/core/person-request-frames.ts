@@ -276,11 +276,11 @@ export const EXTRA_BARE_REQUEST = new RegExp(
 
 // A request inside a condition or put off for later is not made now.
 const CONDITION =
-  /^(?:(?:and|so|but|ok|okay|well|then|though|look|anyway|honestly|basically)\s+)*(?:if|should (?:i|we|it|this|that|you|things|the|my|your|there|they|he|she)|in case|unless|suppose|supposing|assuming|whenever|maybe later|later on|at some point|eventually|perhaps later|in the event)\b/;
+  /^(?:(?:and|so|but|ok|okay|well|then|though|look|anyway|honestly|basically)\s+)*(?:if|should (?:i|we|it|this|that|you|things|the|my|your|there|they|he|she)|in case|unless|suppose|supposing|assuming|whenever|maybe later|later on|at some point|eventually|perhaps later|in the event|(?:just )?so (?:i|we) know|for (?:next time|future reference)|(?:just )?out of (?:interest|curiosity))\b/;
 
 // A condition on something that may never happen: "in the event my bank disputes it", "if I'm ever abroad", "if it happens again".
 const EVENTUALITY =
-  /^(?:(?:and|so|but|ok|okay|well|then)\s+)*(?:in the event|suppose|supposing|should (?:it|this|that|the|my|i|we|there)|if (?:\S+ ){0,6}?(?:ever|again)\b)/;
+  /^(?:(?:and|so|but|ok|okay|well|then)\s+)*(?:in the event|suppose|supposing|should (?:it|this|that|the|my|i|we|there)|if (?:\S+ ){0,6}?(?:ever|again)\b|(?:just )?so (?:i|we) know|for (?:next time|future reference)|(?:just )?out of (?:interest|curiosity))/;
 
 /** Whether a condition is on an eventuality: a question after it ("…, would a human contact me?") asks about that case, not now. */
 export const isEventuality = (norm: string): boolean => EVENTUALITY.test(norm);
@@ -294,6 +294,11 @@ const POLITE_OPENER =
 const OWN_MODAL = /\b(?:i|we)(?:'d|'ll| would| will| might| may| could| shall)\b|\bmaybe\b|\bmight\b|\bprobably\b/;
 const LATER = /^\s*(?:\w+\s+){0,4}?(?:later|at some point|eventually|in (?:the )?future|down the line|another time|next time)\b/;
 const IF_AFTER = /^[^.?!]{0,40}?\bif (?:the|it|this|that|my|you|things|i)\b/;
+const QUESTION_AUX_END = /\b(?:will|would|does|do|is|are|can|could)\s*$/;
+const QUESTION_AUX_START = /^(?:will|would|does|do|is|are|can|could)\b/;
+/** A later day named after the request: "when the contract is up", "when I move", "in March", "next year". */
+const WHEN_LATER =
+  /^[^.?!]{0,40}?\b(?:when (?:it|it's|its|the|my|our|i|we|i'm|we're|this|that)\b|(?:in|by|from|after|before) (?:january|february|march|april|may|june|july|august|september|october|november|december|the new year|the spring|the summer|the autumn|the winter)\b|next (?:week|month|year|time)\b)/;
 const POLITE_IF =
   /\bif (?:that's|that is|it's|it is) (?:ok|okay|alright|possible|fine|all right)|\bif possible\b|\bif you (?:can|could|don't mind|would|please|are able)\b|\bif (?:there is|there's) (?:one|someone|anyone)\b|\bif you (?:can't|cannot|are unable|aren't able|won't)\b|\bif i (?:could|can|may|might) (?:speak|talk|get|have|be put|be transferred)\b/;
 
@@ -346,16 +351,26 @@ export function isHypothetical(norm: string, index: number, end: number, afterCo
   const before = norm.slice(0, index);
   const after = norm.slice(end);
   // "In the event my bank disputes it, would a human contact me?": a question about that case.
-  if (afterEventuality && /^(?:would|will|could|can|do|does|is|are|am|should)\b/.test(norm.trim())) return true;
+  if (afterEventuality && /^(?:would|will|could|can|do|does|is|are|am|should|how)\b/.test(norm.trim())) return true;
   // "I might ask for a human", "worst case I'll ask for a manager", "were I to ask for one":
   // a possibility the customer keeps open, whatever the condition.
   if (TENTATIVE.test(norm.slice(0, end)) || ABOUT_THE_OPTION.test(norm)) return true;
   if (POLITE_IF.test(norm)) return false;
   // "If it comes to that, I'll request a callback": the condition sits in the clause before.
   if (afterCondition && (OWN_MODAL.test(before) || /^then\b/.test(before))) return true;
-  if (CONDITION.test(before) && (OWN_MODAL.test(before) || /\b(?:ever|need|needed|want|wanted)\b/.test(before))) return true;
+  if (
+    CONDITION.test(before) &&
+    (OWN_MODAL.test(before) || /\b(?:ever|need|needed|needing|want|wanted|wanting|end up|have to|had to)\b/.test(before))
+  )
+    return true;
+  // "If my payment fails, will someone phone me?": a question about what happens in that case.
+  if (CONDITION.test(before) && (QUESTION_AUX_END.test(before) || QUESTION_AUX_START.test(norm.slice(index)))) return true;
+  // "I'll probably want to speak to someone when the contract is up": asked ahead, for a later day.
+  if (/\b(?:i|we)(?:'ll| will|'m going to| am going to| are going to|'re going to| gonna)\b/.test(before) && WHEN_LATER.test(after))
+    return true;
   if (/^(?:(?:and|so|but|ok|well)\s+)*(?:should (?:i|we)|suppose|supposing|maybe later|later on)\b/.test(before)) return true;
   if (LATER.test(after) && /\b(?:may|might|can i|could i|will|'ll|possible|able to|allowed)\b/.test(before)) return true;
   // "Would I be able to speak to someone if the refund fails?" asks about a later case.
-  return IF_AFTER.test(after) && /\b(?:would|could|will) (?:i|we)\b/.test(before);
+  // "I'll only want a human if you start talking rubbish": a request on a condition not yet met.
+  return IF_AFTER.test(after) && (/\b(?:would|could|will|can) (?:i|we)\b/.test(norm.slice(0, end)) || OWN_MODAL.test(norm.slice(0, end)));
 }

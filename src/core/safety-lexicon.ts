@@ -461,7 +461,8 @@ export const MEDICAL_HYPERBOLE =
  * Figures of speech that use the words of a crisis for something else: "my mum is going to kill me
  * when she sees this bill", "held hostage by this contract", "affairs in order before I move",
  * "better off without me on the family plan", "a goodbye letter to your company", "I'd jump off a
- * cliff for unlimited data", "my phone has been suicidal", "done with life admin", "bruh I'm dead".
+ * cliff for unlimited data", "my phone has been suicidal", "done with life admin", "bruh I'm dead",
+ * "I'll be gone for two weeks", "the bridge club tonight".
  * A warning sign inside one of these is not read; one elsewhere in the text still is.
  */
 export const SAFETY_IDIOM = new RegExp(
@@ -476,6 +477,14 @@ export const SAFETY_IDIOM = new RegExp(
     '\\bmy (?:phone|laptop|router|battery|computer|tv|app|tablet|mobile|hub|box) (?:has been|is|was|keeps being|seems|is being) (?:suicidal|dying|dead)\\b',
     "\\b(?:bruh|lol|lmao|haha)\\b[^.?!]{0,12}\\bi(?:'m| am|m) dead\\b|\\bi(?:'m| am) dead (?:lol|lmao|haha|bruh)\\b",
     '\\bthe walking dead\\b',
+    // Away for a stated while is a trip, not a farewell: "I'll be gone for two weeks", "away till Monday".
+    '\\b(?:gone|away|off) (?:for (?:a|an|one|two|three|four|five|six|\\d+|a few|a couple of|several|the) (?:days?|weeks?|months?|nights?|weekends?|week|summer|holidays?)|(?:until|till|til) (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|next \\w+|the \\d+\\w*|\\d+\\w*|the end of \\w+))\\b',
+    // What a film or a book is about ("a documentary about a hostage situation", "the film had a
+    // suicide scene") — never what the customer says of themselves ("a story about how I want to die").
+    "\\b(?:films?|movies?|books?|novels?|documentar(?:y|ies)|episodes?|series|shows?|games?|podcasts?|articles?|stor(?:y|ies)|thrillers?|dramas?|plays?|songs?|trailers?|audiobooks?|ebooks?|e-books?) (?:about|featuring|in which|called)\\b(?:\\s+(?!(?:i|me|my|myself|i'm|im|i've|ive|mine)\\b)\\S+){0,5}",
+    '\\b(?:a|the|that) (?:suicide|murder|hostage|death|shooting|stabbing|kidnapping|overdose|bomb|explosion|fight|drowning) (?:scene|episode|chapter|storyline|plot|subplot)s?\\b',
+    // Bridge the card game.
+    '\\bbridge (?:club|game|night|evening|tournament|partners?|lessons?|table)s?\\b',
   ].join('|'),
   'g',
 );
