@@ -27,11 +27,16 @@ export interface Trial {
   answers: Map<string, DeciderAnswer>;
 }
 
-/** The grid: person-request and topic thresholds together, safety at or below them. */
+/**
+ * The grid: person-request and topic thresholds together, safety at or below them — safety in
+ * finer steps, since it is chosen by the recall it reaches (a step of 0.1 there moves the
+ * false-positive rate by about a point and a half).
+ */
 export function thresholdGrid(): Thresholds[] {
   const out: Thresholds[] = [];
   const steps = [0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
-  for (const p of steps) for (const s of steps) if (s <= p) out.push({ safety: s, person_request: p, topic: p });
+  const safetySteps = [0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.7, 0.8, 0.9];
+  for (const p of steps) for (const s of safetySteps) if (s <= p) out.push({ safety: s, person_request: p, topic: p });
   return out;
 }
 

@@ -11,7 +11,7 @@
 import { REFUSAL, hasRequestLead, isNegatedBefore, isReportedBefore, isThirdPartySubject, words, type Clause } from './handoff-lexicon.js';
 import { THING_DIED } from './handoff-topics-lexicon.js';
 import { anchorWord, scoreClause, SAFETY_TOPIC_HEADS, type FiringHead, type HandoffModel } from './handoff-classifier.js';
-import { PAST_HABIT, isCondition, isHypothetical } from './person-request-frames.js';
+import { PAST_HABIT, isCondition, isEventuality, isHypothetical } from './person-request-frames.js';
 import { MEDICAL_HISTORY, MEDICAL_HYPERBOLE, SAFETY_IDIOM } from './safety-lexicon.js';
 import { allMatches } from './all-matches.js';
 import { lettersOnly } from './text-features.js';
@@ -43,6 +43,7 @@ const CONFIDENT_REQUEST = 0.8;
 const STATES_BEING =
   /\b(?:(?:i'm|i am|im|you're|you are|are you|am i|is this|is it|it's|this is|is that)\s+(?:a|an|the|not|just|really|actually|even|talking)\b|(?:can|could|will|would) (?:someone|somebody|anyone|anybody)\b)/;
 const UNQUALIFIED_HELPER = /^(?:some|any)\s?(?:one|body)\s+(?:help|assist|tell|explain|answer|show|advise)\b/;
+const TRADE_BEFORE = /\b(?:is|was|were|are|'s|'m|am|as|be|being|became|become|like)\s+(?:(?:a|an|the)\s+)?(?:\w+\s+)?$/;
 /** How far one of two neighbouring clauses must lean toward safety before the pair is read as one. */
 const PAIR_LEAN = 0.8;
 
@@ -64,8 +65,15 @@ function inScope(norm: string, start: number, end: number, head: FiringHead, c: 
     // "Can someone help me?": anyone at all to help, as the lexicon reads a bare "someone" — not a person rather than the agent.
     if (UNQUALIFIED_HELPER.test(norm.slice(start))) return false;
     const afterCondition = c.prev !== undefined && isCondition(c.prev);
-    if (isHypothetical(norm, start, end, afterCondition) || isHypothetical(norm, norm.length, norm.length, afterCondition)) return false;
+    const afterEventuality = afterCondition && isEventuality(c.prev!);
+    if (
+      isHypothetical(norm, start, end, afterCondition, afterEventuality) ||
+      isHypothetical(norm, norm.length, norm.length, afterCondition, afterEventuality)
+    )
+      return false;
   }
+  // "A friend of mine, who is a lawyer, said…": a trade told, as the lexicon reads it, not a threat.
+  if (head === 'legal' && TRADE_BEFORE.test(before)) return false;
   return !(head === 'bereavement' && THING_DIED.test(norm));
 }
 

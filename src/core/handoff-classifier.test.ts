@@ -81,6 +81,7 @@ describe('the shipped model', () => {
       'data/decider/hand-dev.jsonl',
       'data/decider/hand2-dev.jsonl',
       'data/decider/hand3-dev.jsonl',
+      'data/decider/hand5-dev.jsonl',
     ]);
     expect(p.corpora.some((c) => /holdout/.test(c))).toBe(false);
     const cv = JSON.parse(readFileSync(new URL('../../data/decider/classifier-cv.json', import.meta.url), 'utf8')) as {
@@ -156,19 +157,19 @@ describe('the classifier behind the lexicon', () => {
 
 describe('a safety sign spread over two clauses', () => {
   // (The example is chosen for the shipped model: each clause alone under the threshold, as the first assertion checks.)
-  const text = 'I have decided who gets my things. It will all be over by the weekend.';
+  const text = 'I know who gets my things. It will all be over by the weekend.';
 
   it('fires on the pair though neither clause reaches the threshold alone', () => {
     const model = defaultHandoffModel();
-    const clauses = ['i have decided who gets my things', 'it will all be over by the weekend'];
+    const clauses = ['i know who gets my things', 'it will all be over by the weekend'];
     for (const clause of clauses) expect(scoreClause(model, clause).probability.safety).toBeLessThan(model.data.thresholds.safety);
     const d = decide(text);
     expect(d.reason).toBe('safety');
-    expect(d.evidence).toBe('I have decided who gets my things. It will all be over by the weekend');
+    expect(d.evidence).toBe('I know who gets my things. It will all be over by the weekend');
   });
 
   it('does not join a harmless clause to a harmless clause', () => {
-    expect(decide('I have decided who gets the spare SIM. The promotion will all be over by the weekend.').handoff).toBe(false);
+    expect(decide('I know who gets the spare SIM. The promotion will all be over by the weekend.').handoff).toBe(false);
     expect(decide('I have counted out what is left of my receipts. It should be enough for the claim.').handoff).toBe(false);
   });
 });

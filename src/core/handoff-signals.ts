@@ -31,7 +31,7 @@ const NON_ANSWER = 0.15;
 // An apology, an acknowledgement or an announced action engages with the customer, whatever its words.
 const ENGAGES =
   /\b(?:sorry|apologi[sz]e|understand|let me|i'll|i will|i'm going to|one moment|checking|looking into|i can see|i see|i've|i have|done|updated|sent|cancelled|canceled|refunded|applied|booked)\b/;
-import { MEDICAL_HISTORY, MEDICAL_HYPERBOLE, SAFETY_FAMILIES, SAFETY_IDIOM } from './safety-lexicon.js';
+import { MEDICAL_HISTORY, MEDICAL_HYPERBOLE, RESOLVED_HAZARD, SAFETY_FAMILIES, SAFETY_IDIOM } from './safety-lexicon.js';
 import { canonicalize } from './text-canon.js';
 import { memoByText } from './memo.js';
 import { allMatches } from './all-matches.js';
@@ -224,7 +224,11 @@ const TOPIC_NOT_MEANT = new RegExp(
  */
 const LEGAL_ELSEWHERE = new RegExp(
   [
-    '\\bmy (?:solicitors?|lawyers?|attorneys?|barristers?|conveyancers?|legal team) (?:needs?|wants?|asked(?: me)?(?: for)?|has asked|have asked|is asking|are asking|requires?|requested|would like|said i should (?:check|ask|get|confirm)|told me to (?:check|ask|get|confirm))\\b',
+    "\\b(?:my|our|the|his|her) (?:\\w+ )?(?:solicitors?|lawyers?|attorneys?|barristers?|conveyancers?|legal team)(?:'s? (?:office|letter|firm))? (?:both |also |just )?(?:needs?|wants?|asked(?: me)?(?: for)?|has asked|have asked|is asking|are asking|requires?|requested|would like|keeps? (?:calling|ringing|emailing|phoning)|says? (?:the|my|our) (?:house|sale|purchase|flat|move)|said i should (?:check|ask|get|confirm)|told me to (?:check|ask|get|confirm))\\b",
+    // A lawyer as a trade or a trait, law as study, a court as a witness or juror.
+    '\\b(?:barrister|lawyer|solicitor|attorney) (?:husband|wife|partner|friend|mum|mom|dad|brother|sister|son|daughter|colleague|boss|flatmate)\\b|\\blaw (?:exams?|school|degree|student|course|lecturer|lectures?|library)\\b|\\bwitness (?:at|in|for) (?:a|the) (?:court|trial|case)\\b|\\bjury (?:service|duty)\\b',
+    '\\b(?:house|flat|property|home) (?:sale|purchase|move)\\b|\\b(?:buying|selling) (?:a|the|our|my) (?:house|flat|home|property)\\b',
+    '\\bdo (?:i|we) (?:need|have to (?:get|have)) (?:a|an) (?:lawyer|solicitor|attorney)\\b',
     '\\bfor (?:my|our|a) (?:mortgage|remortgage|house (?:sale|purchase|move)|conveyancing|divorce|separation|tenancy|lease|will|probate|visa|immigration|custody|citizenship|adoption)(?: application| case| paperwork| check)?\\b',
     '\\b(?:case|claim|dispute|proceedings|hearing|tribunal|court (?:case|date|order|summons|hearing)) (?:against|with|for|about) (?:my|a|the|our) (?:old |former |ex[- ]?)?(?:landlord|letting agent|builder|employer|boss|neighbou?r|tenant|garage|insurer|ex|husband|wife|partner|parking ticket|speeding ticket|fine|council|airline|bank)\\b',
     '\\b(?:employment|immigration|benefits|property|tax) tribunal\\b',
@@ -232,7 +236,7 @@ const LEGAL_ELSEWHERE = new RegExp(
   ].join('|'),
 );
 const AGAINST_THE_COMPANY =
-  /\b(?:against (?:you|u|your company|your firm|this company)|sue (?:you|u|your)|suing (?:you|u)|take (?:you|u|this|your company) to|(?:hear|hearing) from (?:my|our) (?:solicitor|lawyer|attorney)|in touch with (?:you|u)|letter before (?:action|claim)|see (?:you|u) in court|legal action|unless you|or else|if you don't|if you do not|damages|compensation|(?:all |any )?(?:further |future )?correspondence|through (?:their|his|her|my|our) (?:office|firm|chambers))\b/;
+  /\b(?:against (?:you|u|your company|your firm|this company)|sue (?:you|u|your)|suing (?:you|u)|take (?:you|u|this|your company) to|(?:hear|hearing) from (?:my|our) (?:solicitor|lawyer|attorney)|in touch with (?:you|u)|letter before (?:action|claim)|see (?:you|u) in court|legal action|unless you|or else|if you don't|if you do not|damages|compensation|(?:all |any )?(?:further |future )?correspondence|through (?:their|his|her|my|our) (?:office|firm|chambers)|claim form|draft(?:ing|ed|s)? (?:the |a |my )?(?:claim|letter|papers)|court papers|last chance|(?:going|go|take this) to court over)\b/;
 
 /** A message that speaks of people, or of the agent not being one. */
 const SPEAKS_OF_PEOPLE = /\b(?:human|humans|person|people|bot|robot|chatbot|computer|machine|script|scripted|automated|ai)\b/;
@@ -455,6 +459,15 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
       for (let i = found.length - 1; i >= 0; i--) {
         const f = found[i];
         if (f?.kind === 'policy_topic' && f.index === index) found.splice(i, 1);
+      }
+    }
+    // A hazard told as over ("a gas leak in October, all fixed"): its sign is not read, others still are.
+    const resolved = RESOLVED_HAZARD.exec(whole);
+    if (resolved) {
+      const hazard = resolved[1]!;
+      for (let i = found.length - 1; i >= 0; i--) {
+        const f = found[i];
+        if (f?.kind === 'safety' && f.index === index && normalizeText(f.evidence).includes(hazard)) found.splice(i, 1);
       }
     }
     if (LEGAL_ELSEWHERE.test(whole) && !AGAINST_THE_COMPANY.test(whole)) {

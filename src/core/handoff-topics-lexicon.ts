@@ -45,7 +45,7 @@ export const POLICY_TOPIC_PATTERNS: readonly TopicPattern[] = [
     topic: 'bereavement',
     negatable: false,
     re: re(
-      `\\b(?:pass(?:ed|ing)\\s+away|(?:has|have|had|just|recently|sadly|suddenly)\\s+${PASSED}|${RELATION}(?:\\s+\\w+){0,3}?\\s+(?:died|${PASSED}|is dead|was killed|got killed|has died|is deceased)|(?:he|she)\\s+(?:just\\s+|recently\\s+|suddenly\\s+|sadly\\s+)?(?:died|passed away)|(?:death|funeral|burial|cremation)\\s+of\\s+(?:my|our|his|her|their)\\s+(?:late\\s+|dear\\s+|beloved\\s+)?(?:${RELATION}|account holder)|executrix|\\w+'s estate|(?:account ?holder|policy ?holder|he|she|they)\\s+(?:has\\s+|have\\s+|had\\s+)?(?:just\\s+|recently\\s+|sadly\\s+|suddenly\\s+)?(?:died|passed away|passed on)|report(?:ing)?\\s+(?:a|the)\\s+death|(?:loss|passing)\\s+of\\s+(?:my|our|his|her|their)\\s+${RELATION}|lost\\s+(?:my|our)\\s+(?:dear\\s+|beloved\\s+)?${RELATION}\\b(?!['\\w])|my\\s+late\\s+${RELATION}|bereave\\w*|funeral|deceased|death certificate|condolence\\w*|probate|widow(?:ed|er)?|no longer with us|death in (?:the|my|our) family|(?:executor|estate) of)`,
+      `\\b(?:pass(?:ed|ing)\\s+away|(?:has|have|had|just|recently|sadly|suddenly)\\s+${PASSED}|${RELATION}(?:\\s+\\w+){0,3}?\\s+(?:died|${PASSED}|is dead|was killed|got killed|has died|is deceased)|(?:he|she)\\s+(?:just\\s+|recently\\s+|suddenly\\s+|sadly\\s+)?(?:died|passed away)|(?:death|funeral|burial|cremation)\\s+of\\s+(?:my|our|his|her|their)\\s+(?:late\\s+|dear\\s+|beloved\\s+)?(?:${RELATION}|account holder)|executrix|\\w+'s estate|(?:account ?holder|policy ?holder|he|she|they)\\s+(?:has\\s+|have\\s+|had\\s+)?(?:just\\s+|recently\\s+|sadly\\s+|suddenly\\s+)?(?:died|passed away|passed on(?!\\s+(?:the|a|an|my|your|this|that|it|to|his|her|our|their|some|any|what|everything)\\b))|report(?:ing)?\\s+(?:a|the)\\s+death|(?:loss|passing)\\s+of\\s+(?:my|our|his|her|their)\\s+${RELATION}|lost\\s+(?:my|our)\\s+(?:dear\\s+|beloved\\s+)?${RELATION}\\b(?!['\\w])|my\\s+late\\s+${RELATION}|bereave\\w*|funeral|deceased|death certificate|condolence\\w*|probate|widow(?:ed|er)?|no longer with us|death in (?:the|my|our) family|(?:executor|estate) of)`,
     ),
   },
   {
@@ -99,12 +99,18 @@ export const POLICY_TOPIC_PATTERNS: readonly TopicPattern[] = [
     negatable: false,
     re: re(
       [
-        `\\b${BEREAVED}\\s+(?:is|'s|s|was|are)\\s+(?:no longer|not|n't|nt)\\s+(?:with us|alive|living|here|around)\\b`,
-        `\\b${BEREAVED}\\s+(?:isn't|isnt|wasn't|aren't|is not)\\s+(?:with us|alive|living|around)\\b`,
-        `\\b${BEREAVED}\\s+(?:is|'s|s|was)\\s+no longer\\s+(?:here|alive|living|with us)\\b`,
+        `\\b${BEREAVED}\\)?(?:'s|'re|\\s+(?:is|s|was|are|were))\\s+(?:no longer|not|n't|nt)\\s+(?:with us|alive|living|around|here(?=\\s+(?:any\\s?more|now|with us)\\b))\\b`,
+        `\\b${BEREAVED}\\)?\\s+(?:isn't|isnt|wasn't|aren't|is not)\\s+(?:with us|alive|living|around|here(?=\\s+(?:any\\s?more|now|with us)\\b))\\b`,
+        `\\b${BEREAVED}\\)?(?:'s|\\s+(?:is|s|was))\\s+no longer\\s+(?:here|alive|living|with us)\\b`,
+        // "he passed in October", "she passed at 34", "he passed on Sunday": passed, of a person, with when or how.
+        `\\b(?:he|she|they)\\s+(?:just\\s+|recently\\s+|suddenly\\s+|sadly\\s+|peacefully\\s+)?passed(?=\\s+(?:in|at|last|after|from|of|yesterday|this|earlier|recently|suddenly|peacefully|over the weekend)\\b|\\s+on\\s+(?:\\d|the\\s+\\d|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|\\s*[,.;!]|\\s*$)`,
+        `\\b${BEREAVED}(?:'s|\\s+is|\\s+s)\\s+at peace\\b`,
+        `\\b${BEREAVED}\\s+(?:has\\s+|have\\s+)?(?:sadly|peacefully)\\s+left us\\b|\\bleft us\\b[^.?!]{0,30}\\bafter (?:a |an )?(?:long |short |brief )?(?:illness|battle)\\b`,
+        '\\b(?:accident|illness|cancer|covid|stroke|heart attack|crash|disease) (?:took|claimed) (?:my|our|him|her|them)\\b',
+        `\\b${RELATION}'s (?:cremation|burial|memorial|wake)\\b`,
         `\\b${BEREAVED}(?:'s|\\s+is|\\s+has)\\s+(?:been\\s+)?gone\\b(?=\\s*(?:$|[,.;!?]|now\\b|since\\b|forever\\b|for good\\b|and\\b|\\d))`,
         '\\blost (?:her|his|their) (?:fight|battle|long battle|brave battle)\\b',
-        '\\btook (?:his|her|their) own life\\b',
+        '\\btook (?:his|her|their) (?:own )?life\\b',
         `\\b${BEREAVED}\\s+(?:didn't|did not|didnt) make it\\b`,
         '\\b(?:went|passed|died) (?:peacefully|in (?:his|her|their) sleep)\\b',
         '\\b(?:has|have|had) since passed\\b',

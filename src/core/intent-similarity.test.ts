@@ -48,6 +48,13 @@ describe('intent similarity', () => {
     'i did top up. it is not on the meter',
     'stop changing the subject. what is the extra charge for',
     "i don't want a discount, cancel it",
+    'yes i know, i want it switched off, not on',
+    'i understand, so please put the right reading on it',
+    'i know what line rental is. the adjustment part',
+    "i'm not travelling. i'm calling ireland from home",
+    "nothing wrong with the card. it's the date i want moved",
+    "right, i don't want it to renew",
+    "that's nice, but am i eligible to upgrade early?",
   ])('"%s" corrects the agent', (text) => {
     expect(CORRECTION.test(text)).toBe(true);
   });
@@ -58,6 +65,8 @@ describe('intent similarity', () => {
     'i mean it, this is great',
     'thanks! that sorted it',
     'i did not get the email',
+    'i know that now, thanks. can i pay it by card?',
+    "i don't think so",
   ])('"%s" corrects nothing', (text) => {
     expect(CORRECTION.test(text)).toBe(false);
   });
@@ -71,6 +80,12 @@ describe('intent similarity', () => {
     ['when does my contract end?', 'our plans come with speeds of up to 900mbps.', 'unanswered'],
     ['can i pause my tv subscription?', 'our tv packages include sports and movies.', 'unanswered'],
     ['please refund the charge', 'done.', null],
+    // Asked politely, judged by what is asked.
+    ['could you please tell me the date of my last payment?', '1 june, £40.', 'answered'],
+    ['can you tell me when the next payment is?', 'our plans start at £10.', 'specific'],
+    ["what's the tracking number?", 'royal mail, rm 3310 2290.', 'answered'],
+    ['could you explain if i can pay the first bill in two parts?', 'yes, half now and half later.', 'answered'],
+    ['could you tell me the amount of the next payment?', 'payments are taken by direct debit.', 'unanswered'],
   ] as const)('to "%s", "%s" is %s', (ask, reply, verdict) => {
     expect(answersInKind(reply, ask)).toBe(verdict);
   });

@@ -219,9 +219,15 @@ export const CORRECTION = new RegExp(
 type AskKind = 'yes_no' | 'amount' | 'time' | 'number' | 'how_to';
 const LEAD = '^(?:(?:and|so|ok|okay|also|hi|hello|hey|right|then|oh|great|thanks|thank you|cool)[,.!]*\\s+)*';
 const ASK_KINDS: ReadonlyArray<[AskKind, RegExp]> = [
-  ['amount', /\bhow much\b|\b(?:what(?:'s| is| are)|whats) the (?:cost|price|charge|fee|fees)\b|\bhow expensive\b/],
-  ['time', /\bwhen\b|\bwhat (?:date|day|time)\b/],
-  ['number', /\bhow (?:many|far|fast|long|big|often)\b/],
+  [
+    'amount',
+    /\bhow much\b|\b(?:what(?:'s| is| are)|whats) the (?:cost|price|charge|fee|fees)\b|\bhow expensive\b|^(?:the )?(?:amount|cost|price|total|balance)\b/,
+  ],
+  ['time', /\bwhen\b|\bwhat (?:date|day|time)\b|^(?:the )?(?:date|day|time)\b/],
+  [
+    'number',
+    /\bhow (?:many|far|fast|long|big|often)\b|\b(?:what(?:'s| is)|whats) (?:the|my) (?:\w+ )?(?:number|code|reference|address|postcode)\b|^(?:the|my) (?:\w+ )?(?:number|code|reference|address|postcode)\b/,
+  ],
   ['how_to', /\bhow (?:do|can|should|would) (?:i|we)\b|\bwhere (?:do|can|would) i\b/],
   ['yes_no', new RegExp(`${LEAD}(?:can|could|is|are|was|will|would|does|do|did|has|have|should|shall|may|am)\\b`)],
 ];
@@ -243,13 +249,20 @@ const ANSWERS: Record<AskKind, RegExp> = {
  * all, null when the customer's message asks nothing of a kind this can judge.
  */
 export function answersInKind(reply: string, ask: string): 'answered' | 'specific' | 'unanswered' | null {
-  const kind = ASK_KINDS.find(([, re]) => re.test(ask))?.[0];
+  // A question asked politely is judged by what it asks: "could you tell me the date of my last
+  // payment?" wants a date, not a yes.
+  const embedded = EMBEDDING.exec(ask);
+  const asked = embedded ? ask.slice(embedded[0].length).trim() : ask;
+  const kind = ASK_KINDS.find(([, re]) => re.test(asked))?.[0] ?? (embedded && /^(?:if|whether)\b/.test(asked) ? 'yes_no' : undefined);
   if (kind === undefined) return null;
   const text = reply.trim();
   if (ANSWERS[kind].test(text)) return 'answered';
   // An answer of another kind ("£5 if paid late" to "is there a charge?") may still be one.
   return SPECIFIC.some((re) => re.test(text)) ? 'specific' : 'unanswered';
 }
+
+const EMBEDDING =
+  /^(?:(?:and|so|ok|okay|also|hi|hello|hey|then)[,.!]*\s+)*(?:(?:could|can|would|will) you (?:please |kindly |just )?(?:tell|show|let|remind) me|(?:please )?tell me|do you know|i(?:'d| would) like to know|i want to know|(?:could|can|would) you (?:please )?(?:explain|check|confirm)(?: to me)?)\b/;
 
 const SPECIFIC = [
   ANSWERS.yes_no,

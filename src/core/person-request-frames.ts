@@ -101,6 +101,24 @@ export const EXTRA_REQUEST_FRAMES: readonly RequestFrame[] = [
     'someone_call_me',
     `\\b(?:rather|prefer|like|want|need|possible for|please can|could|can)\\b[^.?!]{0,20}\\b(?:(?:some|any)(?:one|body)|${NP}|an? (?:technician|engineer)|you guys|your team)\\s+(?:to\\s+)?(?:ring|call|phone|rang|phoned|called|rings|calls|phones)\\s+me\\b`,
   ),
+  // A call asked of a team or a technician: "could you have the billing team call me", "can a tech
+  // call me instead", "could somebody from the bills department telephone me this week".
+  frame(
+    'team_call_me',
+    `\\b(?:can|could|would|will|may|might|please|have|get|ask|arrange for|grateful if)\\s+(?:${TEAM}|(?:some|any)(?:one|body)|an? (?:tech|technician|engineer)|(?:your|the) (?:\\w+ )?(?:team|department|dept)|(?:some|any)(?:one|body) from (?:your|the) (?:\\w+ )?(?:team|department|dept|office))\\s+(?:(?:please|just|kindly|be able to|to)\\s+)*(?:(?:call|phone|ring|telephone)\\s+(?:me|us)|give (?:me|us) a (?:ring|call|bell|buzz))\\b`,
+  ),
+  // A phone call asked for by name: "I'd prefer a phone call from one of your advisers", "can you
+  // schedule a call with a billing specialist", "book a phone appointment", "I want a phone call not a chat".
+  frame(
+    'phone_call_wanted',
+    `\\b(?:want|wanna|like|prefer|rather|book|arrange|schedule|request|requesting|set up|organi[sz]e)\\b(?!\\s+not\\b)(?:(?!\\b(?:not|no|never|don't|dont)\\b)[^.?!]){0,25}?\\b(?:(?:phone|voice|telephone)\\s+(?:call|appointment|consultation|conversation)|call\\s?back|call (?:with|from))\\b`,
+  ),
+  // Asked as a bare noun or an option: "Voice call please, not chat", "call back request for account …",
+  // "a call back would be best", "is a callback an option?"
+  frame(
+    'callback_bare',
+    `^(?:(?:a|an)\\s+)?(?:voice call|phone call|call\\s?back|phone appointment)(?=\\s*$|\\s+(?:please|pls|plz|request|requested|instead|not (?:a )?(?:chat|text))\\b)|\\b(?:a\\s+)?call\\s?back (?:would be (?:best|better|easier|great|good|ideal|preferable)|(?:is|would be) (?:possible|an option|available))\\b|\\b(?:is|would|could|will) (?:a\\s+|an\\s+)?(?:call\\s?back|phone call) (?:be\\s+)?(?:an option|possible|available)\\b`,
+  ),
   frame('call_from', `\\b(?:need|want|like|have|get) a (?:phone )?call(?: back)? from (?:you|your team|(?:some|any)(?:one|body)|${NP})\\b`),
   // "is anybody there?", "anyone at your end reading this?", "is there a real someone behind this chat?"
   frame(
@@ -372,5 +390,10 @@ export function isHypothetical(norm: string, index: number, end: number, afterCo
   if (LATER.test(after) && /\b(?:may|might|can i|could i|will|'ll|possible|able to|allowed)\b/.test(before)) return true;
   // "Would I be able to speak to someone if the refund fails?" asks about a later case.
   // "I'll only want a human if you start talking rubbish": a request on a condition not yet met.
-  return IF_AFTER.test(after) && (/\b(?:would|could|will|can) (?:i|we)\b/.test(norm.slice(0, end)) || OWN_MODAL.test(norm.slice(0, end)));
+  // "Will someone call me if the engineer is late?" asks what happens then, too.
+  const upTo = norm.slice(0, end);
+  return (
+    IF_AFTER.test(after) &&
+    (/\b(?:would|could|will|can) (?:i|we)\b|\b(?:will|would) (?:some|any)(?:one|body)\b/.test(upTo) || OWN_MODAL.test(upTo))
+  );
 }

@@ -481,10 +481,24 @@ export const SAFETY_IDIOM = new RegExp(
     '\\b(?:gone|away|off) (?:for (?:a|an|one|two|three|four|five|six|\\d+|a few|a couple of|several|the) (?:days?|weeks?|months?|nights?|weekends?|week|summer|holidays?)|(?:until|till|til) (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|next \\w+|the \\d+\\w*|\\d+\\w*|the end of \\w+))\\b',
     // What a film or a book is about ("a documentary about a hostage situation", "the film had a
     // suicide scene") — never what the customer says of themselves ("a story about how I want to die").
-    "\\b(?:films?|movies?|books?|novels?|documentar(?:y|ies)|episodes?|series|shows?|games?|podcasts?|articles?|stor(?:y|ies)|thrillers?|dramas?|plays?|songs?|trailers?|audiobooks?|ebooks?|e-books?) (?:about|featuring|in which|called)\\b(?:\\s+(?!(?:i|me|my|myself|i'm|im|i've|ive|mine)\\b)\\S+){0,5}",
+    "\\b(?:films?|movies?|books?|novels?|documentar(?:y|ies)|episodes?|series|shows?|games?|podcasts?|articles?|stor(?:y|ies)|thrillers?|dramas?|plays?|songs?|trailers?|audiobooks?|ebooks?|e-books?) (?:about|featuring|in which|where|called)\\b(?:\\s+(?!(?:i|me|my|myself|i'm|im|i've|ive|mine)\\b)\\S+){0,5}",
     '\\b(?:a|the|that) (?:suicide|murder|hostage|death|shooting|stabbing|kidnapping|overdose|bomb|explosion|fight|drowning) (?:scene|episode|chapter|storyline|plot|subplot)s?\\b',
+    // A tradesperson at the house: "someone is in my house to fix the boiler".
+    "\\b(?:some(?:one|body)|an? (?:engineer|plumber|electrician|technician|builder|fitter|decorator|cleaner|man|guy)|the (?:engineer|plumber|electrician|technician|builder|fitter)) (?:is|'s|are) (?:in|at|round|over at) (?:my|our|the) (?:house|flat|home|place)(?: right now| now)? to (?:fix|repair|install|read|check|service|look at|fit|clean|paint|set up)\\b",
+    // Feelings and possessions in a crisis's words: "my patience is on fire", "my wallet is dying".
+    "\\bmy (?:patience|nerves|temper|inbox|wallet|bank account|bank balance|budget|sanity|brain cells?) (?:is|'s|are|'re|has been|have been|was) (?:on fire|burning|exploding|dying|dead|drowning|bleeding)\\b",
+    // Things that collapse: "the bridge he built in Minecraft collapsed", "the wifi collapsed".
+    '\\b(?:bridge|tower|tent|cake|signal|wifi|network|connection|market|deal|plan|sandcastle) (?:\\w+ ){0,6}?collapsed\\b',
     // Bridge the card game.
     '\\bbridge (?:club|game|night|evening|tournament|partners?|lessons?|table)s?\\b',
   ].join('|'),
   'g',
 );
+
+/**
+ * A hazard told as over and dealt with: "we had a gas leak in October, all fixed", "set the kitchen
+ * on fire making toast (just smoke, all fine)", "a fire next door, nobody hurt". Read over the
+ * whole message (the resolution is often its own clause); group 1 is the hazard's word.
+ */
+export const RESOLVED_HAZARD =
+  /\b(gas leak|fire|flood|leak|smoke|carbon monoxide|burst pipe|power cut)\b[^.?!]{0,60}?\b(?:all (?:fixed|sorted|fine|ok|okay|good|clear)|(?:now|since|been|was|were|got|is|it's) (?:fixed|sorted|repaired|put out|resolved|cleared)|fine now|no ?one (?:was |got )?hurt|nobody (?:was |got )?hurt)\b/;
