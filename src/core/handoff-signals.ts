@@ -105,6 +105,7 @@ function clauseTopics(norm: string): ClauseTopics {
   if (known !== undefined) return known;
   const topics: Topic[] = [];
   for (const p of POLICY_TOPIC_PATTERNS) {
+    if (p.pre !== undefined && !p.pre.test(norm)) continue;
     const m = p.re.exec(norm);
     if (p.topic === 'bereavement' && THING_DIED.test(norm)) continue;
     if (m && !(p.negatable && isNegatedBefore(norm.slice(0, m.index)))) topics.push(p.topic);
@@ -462,7 +463,7 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
       }
     }
     // A hazard told as over ("a gas leak in October, all fixed"): its sign is not read, others still are.
-    const resolved = RESOLVED_HAZARD.exec(whole);
+    const resolved = found.some((f) => f.kind === 'safety' && f.index === index) ? RESOLVED_HAZARD.exec(whole) : null;
     if (resolved) {
       const hazard = resolved[1]!;
       for (let i = found.length - 1; i >= 0; i--) {
@@ -470,7 +471,8 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
         if (f?.kind === 'safety' && f.index === index && normalizeText(f.evidence).includes(hazard)) found.splice(i, 1);
       }
     }
-    if (LEGAL_ELSEWHERE.test(whole) && !AGAINST_THE_COMPANY.test(whole)) {
+    const legal = found.some((f) => f.kind === 'policy_topic' && f.topic === 'legal' && f.index === index);
+    if (legal && LEGAL_ELSEWHERE.test(whole) && !AGAINST_THE_COMPANY.test(whole)) {
       for (let i = found.length - 1; i >= 0; i--) {
         const f = found[i];
         if (f?.kind === 'policy_topic' && f.topic === 'legal' && f.index === index) found.splice(i, 1);

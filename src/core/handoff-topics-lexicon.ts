@@ -23,6 +23,8 @@ export interface TopicPattern {
   topic: 'complaint' | 'bereavement' | 'legal';
   re: RegExp;
   negatable: boolean;
+  /** A cheap test every match needs (one of the words each alternative holds): `re` runs only where it passes. */
+  pre?: RegExp;
 }
 
 /** Regulated topics: a human handles them whatever the agent could do. */
@@ -97,6 +99,7 @@ export const POLICY_TOPIC_PATTERNS: readonly TopicPattern[] = [
     // her ashes", "he's in the churchyard now", "we lost him to covid", "the registrar gave me a reference".
     topic: 'bereavement',
     negatable: false,
+    pre: /\b(?:with us|alive|living|around|here|gone|passed|peace|left us|took|claimed|cremat|burial|buried|memorial|wake|fight|battle|life|make it|peacefully|sleep|ashes|churchyard|crematorium|heaven|ground|cemetery|lost|killed|hospice|hospital|registrar|next of kin)/,
     re: re(
       [
         `\\b${BEREAVED}\\)?(?:'s|'re|\\s+(?:is|s|was|are|were))\\s+(?:no longer|not|n't|nt)\\s+(?:with us|alive|living|around|here(?=\\s+(?:any\\s?more|now|with us)\\b))\\b`,
