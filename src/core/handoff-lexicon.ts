@@ -167,6 +167,8 @@ export interface RequestFrame {
   name: string;
   re: RegExp;
   lead: boolean;
+  /** A cheap test every match needs (a word each alternative holds): `re` runs only on clauses that pass it. */
+  pre?: RegExp;
 }
 
 const frame = (name: string, source: string, lead: boolean): RequestFrame => ({ name, re: new RegExp(source, 'g'), lead });

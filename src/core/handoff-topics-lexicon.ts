@@ -46,6 +46,7 @@ export const POLICY_TOPIC_PATTERNS: readonly TopicPattern[] = [
   {
     topic: 'bereavement',
     negatable: false,
+    pre: /\b(?:pass|died|dead|killed|deceas|death|funeral|burial|cremation|executor|executrix|estate|loss|lost|late|bereave|condolence|probate|widow|longer)/,
     re: re(
       `\\b(?:pass(?:ed|ing)\\s+away|(?:has|have|had|just|recently|sadly|suddenly)\\s+${PASSED}|${RELATION}(?:\\s+\\w+){0,3}?\\s+(?:died|${PASSED}|is dead|was killed|got killed|has died|is deceased)|(?:he|she)\\s+(?:just\\s+|recently\\s+|suddenly\\s+|sadly\\s+)?(?:died|passed away)|(?:death|funeral|burial|cremation)\\s+of\\s+(?:my|our|his|her|their)\\s+(?:late\\s+|dear\\s+|beloved\\s+)?(?:${RELATION}|account holder)|executrix|\\w+'s estate|(?:account ?holder|policy ?holder|he|she|they)\\s+(?:has\\s+|have\\s+|had\\s+)?(?:just\\s+|recently\\s+|sadly\\s+|suddenly\\s+)?(?:died|passed away|passed on(?!\\s+(?:the|a|an|my|your|this|that|it|to|his|her|our|their|some|any|what|everything)\\b))|report(?:ing)?\\s+(?:a|the)\\s+death|(?:loss|passing)\\s+of\\s+(?:my|our|his|her|their)\\s+${RELATION}|lost\\s+(?:my|our)\\s+(?:dear\\s+|beloved\\s+)?${RELATION}\\b(?!['\\w])|my\\s+late\\s+${RELATION}|bereave\\w*|funeral|deceased|death certificate|condolence\\w*|probate|widow(?:ed|er)?|no longer with us|death in (?:the|my|our) family|(?:executor|estate) of)`,
     ),

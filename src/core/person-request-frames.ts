@@ -9,7 +9,14 @@
 import type { RequestFrame } from './handoff-lexicon.js';
 
 const alt = (...parts: string[]) => `(?:${parts.join('|')})`;
-const frame = (name: string, source: string): RequestFrame => ({ name, re: new RegExp(source, 'g'), lead: false });
+const frame = (name: string, source: string, pre?: RegExp): RequestFrame => ({
+  name,
+  re: new RegExp(source, 'g'),
+  lead: false,
+  ...(pre ? { pre } : {}),
+});
+/** What every call-asking frame holds: a word for calling. */
+const CALL_WORD = /\b(?:call|phone|ring|rang|telephone|bell|buzz|voice)/;
 
 const QUAL = alt('real', 'actual', 'live', 'human', 'living', 'proper', 'competent', 'breathing', 'genuine', 'flesh and blood');
 /** Nouns for a person, wider than the main lexicon's (learners write "a people", "a worker", "real man"). */
@@ -100,26 +107,34 @@ export const EXTRA_REQUEST_FRAMES: readonly RequestFrame[] = [
   frame(
     'someone_call_me',
     `\\b(?:rather|prefer|like|want|need|possible for|please can|could|can)\\b[^.?!]{0,20}\\b(?:(?:some|any)(?:one|body)|${NP}|an? (?:technician|engineer)|you guys|your team)\\s+(?:to\\s+)?(?:ring|call|phone|rang|phoned|called|rings|calls|phones)\\s+me\\b`,
+    CALL_WORD,
   ),
   // A call asked of a team or a technician: "could you have the billing team call me", "can a tech
   // call me instead", "could somebody from the bills department telephone me this week".
   frame(
     'team_call_me',
     `\\b(?:can|could|would|will|may|might|please|have|get|ask|arrange for|grateful if)\\s+(?:${TEAM}|(?:some|any)(?:one|body)|an? (?:tech|technician|engineer)|(?:your|the) (?:\\w+ )?(?:team|department|dept)|(?:some|any)(?:one|body) from (?:your|the) (?:\\w+ )?(?:team|department|dept|office))\\s+(?:(?:please|just|kindly|be able to|to)\\s+)*(?:(?:call|phone|ring|telephone)\\s+(?:me|us)|give (?:me|us) a (?:ring|call|bell|buzz))\\b`,
+    CALL_WORD,
   ),
   // A phone call asked for by name: "I'd prefer a phone call from one of your advisers", "can you
   // schedule a call with a billing specialist", "book a phone appointment", "I want a phone call not a chat".
   frame(
     'phone_call_wanted',
     `\\b(?:want|wanna|like|prefer|rather|book|arrange|schedule|request|requesting|set up|organi[sz]e)\\b(?!\\s+not\\b)(?:(?!\\b(?:not|no|never|don't|dont)\\b)[^.?!]){0,25}?\\b(?:(?:phone|voice|telephone)\\s+(?:call|appointment|consultation|conversation)|call\\s?back|call (?:with|from))\\b`,
+    CALL_WORD,
   ),
   // Asked as a bare noun or an option: "Voice call please, not chat", "call back request for account …",
   // "a call back would be best", "is a callback an option?"
   frame(
     'callback_bare',
     `^(?:(?:a|an)\\s+)?(?:voice call|phone call|call\\s?back|phone appointment)(?=\\s*$|\\s+(?:please|pls|plz|request|requested|instead|not (?:a )?(?:chat|text))\\b)|\\b(?:a\\s+)?call\\s?back (?:would be (?:best|better|easier|great|good|ideal|preferable)|(?:is|would be) (?:possible|an option|available))\\b|\\b(?:is|would|could|will) (?:a\\s+|an\\s+)?(?:call\\s?back|phone call) (?:be\\s+)?(?:an option|possible|available)\\b`,
+    CALL_WORD,
   ),
-  frame('call_from', `\\b(?:need|want|like|have|get) a (?:phone )?call(?: back)? from (?:you|your team|(?:some|any)(?:one|body)|${NP})\\b`),
+  frame(
+    'call_from',
+    `\\b(?:need|want|like|have|get) a (?:phone )?call(?: back)? from (?:you|your team|(?:some|any)(?:one|body)|${NP})\\b`,
+    CALL_WORD,
+  ),
   // "is anybody there?", "anyone at your end reading this?", "is there a real someone behind this chat?"
   frame(
     'anyone_there',
@@ -183,10 +198,12 @@ export const EXTRA_REQUEST_FRAMES: readonly RequestFrame[] = [
   frame(
     'call_me',
     `(?:^|\\b(?:please|pls|plz|can you|could you|can u|could u|would you|will you|just|then|instead|so|rather))\\s*(?:just\\s+|please\\s+|pls\\s+)?(?:call|ring|phone)\\s+me\\b(?!\\s+(?:a|an)\\b)(?!\\s+(?:by|as)\\b)`,
+    CALL_WORD,
   ),
   frame(
     'call_back',
     `\\b(?:request|book|arrange|set up|schedule|want|need|like|get|have|organise|organize)\\s+(?:me\\s+)?(?:a\\s+)?(?:call\\s*-?\\s*back|callback|phone call back)\\b`,
+    CALL_WORD,
   ),
   frame('someone_rings', `\\b(?:some|any)(?:one|body)\\s+(?:to\\s+)?(?:calls?|rings?|phones?)\\s+me\\b`),
   // "is there anyone with a brain I can talk to", "so there's nobody I can talk to?", "surely there's somebody who can look at this"
@@ -253,6 +270,7 @@ export const EXTRA_REQUEST_FRAMES: readonly RequestFrame[] = [
   frame(
     'call_back',
     `\\b(?:call|ring|phone)\\s+(?:me|us)\\s+back\\b|\\b(?:arrange|book|schedule|request|get|want|need|like|'d like|demand|expect|insist on|can i have|can i get)\\s+(?:a |an )?call ?back\\b|\\bcall ?back (?:from|with|by)\\b`,
+    CALL_WORD,
   ),
   // A second language: "voglio parlare con un operatore", "bitte einen echten Menschen", "quiero hablar con una persona".
   frame(

@@ -193,6 +193,7 @@ function readPersonRequest(norm: string, refusedNext: boolean, afterCondition: b
   const told = TOLD_REQUEST.test(norm);
   for (const frame of FRAMES) {
     if (told) break;
+    if (frame.pre !== undefined && !frame.pre.test(norm)) continue;
     for (const m of allMatches(frame.re, norm)) {
       const before = norm.slice(0, m.index);
       if (frame.lead && !hasRequestLead(before)) continue;
