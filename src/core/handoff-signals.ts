@@ -211,7 +211,10 @@ const TOPIC_NOT_MEANT = new RegExp(
     '\\bdeceased[\\s-]estates? (?:section|page|link|form)\\b',
     '\\b(?:is|as|works as) an? ombuds(?:man|person)\\b',
     '\\bdied (?:laughing|of (?:laughter|embarrassment|boredom|shame))\\b|\\bdied (?:her|his|my|their) hair\\b',
-    '\\b(?:was|i was) (?:going|gonna|about) to complain\\b',
+    '\\b(?:was|i was|we were) (?:going|gonna|about) to (?:complain|sue|take (?:you|u|this) to court|report (?:you|u)|go to the ombudsman)\\b',
+    // Asked for someone else or for a piece of work, not as the customer's own case: "asking for my
+    // school project", "for a leaflet", "my neighbour asked me to find it", "nothing to do with you".
+    "\\bfor (?:my|a|our) (?:school|uni|university|college|class|course|law) (?:project|assignment|essay|coursework|dissertation)\\b|\\bfor (?:a|our|the) (?:leaflet|article|survey|newsletter|presentation)\\b|\\b(?:my|a) (?:school|uni|college|law) (?:project|assignment|essay)\\b|\\bnothing to do with (?:you|u|your company|my account)\\b|\\b(?:i'm|i am) not having (?:a|any) (?:problem|issue)\\b|\\basking for a friend\\b|\\b(?:my|a) (?:neighbou?r|friend|colleague|mum|mom|dad|gran|nan) asked me (?:to find|to ask|how|what|where|if|whether)\\b",
     '\\b(?:won|lost|had|have|got) (?:my|a|the) (?:small claims? )?case against (?:my|the) (?:old |former |ex[- ]?)?(?:landlord|builder|employer|neighbou?r|tenant|garage|insurer)\\b',
   ].join('|'),
 );

@@ -141,7 +141,7 @@ export const THING_DIED =
  * bereavement case, unless the same message also speaks of their account.
  */
 export const OWN_MATTER = re(
-  `\\bmy own\\b|\\bown (?:account|subscription|plan|internet|service|bill|line|contract|order|booking|reservation)\\b`,
+  `\\bmy own\\b|\\bown (?:account|subscription|plan|internet|service|bill|line|contract|order|booking|reservation)\\b|\\b(?:the )?account(?:'s| is) (?:mine|in my name)\\b`,
 );
 export const THEIR_MATTER = re(
   `\\b(?:their|his|her)\\s+(?:account|subscription|plan|internet|service|bills?|line|contract|order|booking|reservation|estate)\\b`,

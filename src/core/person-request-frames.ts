@@ -330,16 +330,19 @@ const POLITE_OPENER =
 const OWN_MODAL = /\b(?:i|we)(?:'d|'ll| would| will| might| may| could| shall)\b|\bmaybe\b|\bmight\b|\bprobably\b/;
 const LATER = /^\s*(?:\w+\s+){0,4}?(?:later|at some point|eventually|in (?:the )?future|down the line|another time|next time)\b/;
 const IF_AFTER = /^[^.?!]{0,40}?\bif (?:the|it|this|that|my|you|things|i)\b/;
-const QUESTION_AUX_END = /\b(?:will|would|does|do|is|are|can|could)\s*$/;
+/** A condition the chat itself meets: "if so, I want a real one", "if it's a bot I need a person". */
+const MET_CONDITION =
+  /\bif (?:so|(?:it's|its|it is|you're|youre|ur|you are|this is|u r|ure) (?:a |an |just a )?(?:bot|robot|machine|ai|computer|automated|chatbot))\b/;
+const QUESTION_AUX_END = /\b(?:will|would|does|do|is|are|can|could)(?:\s+(?:i|we|you|someone|somebody|anyone|anybody))?\s*$/;
 const QUESTION_AUX_START = /^(?:will|would|does|do|is|are|can|could)\b/;
 /** A later day named after the request: "when the contract is up", "when I move", "in March", "next year". */
 const WHEN_LATER =
-  /^[^.?!]{0,40}?\b(?:when (?:it|it's|its|the|my|our|i|we|i'm|we're|this|that)\b|(?:in|by|from|after|before) (?:january|february|march|april|may|june|july|august|september|october|november|december|the new year|the spring|the summer|the autumn|the winter)\b|next (?:week|month|year|time)\b)/;
+  /^[^.?!]{0,40}?\b(?:(?:when|once) (?:it|it's|its|the|my|our|i|we|i'm|we're|this|that)\b|(?:in|by|from|after|before) (?:january|february|march|april|may|june|july|august|september|october|november|december|the new year|the spring|the summer|the autumn|the winter)\b|next (?:week|month|year|time)\b)/;
 const POLITE_IF =
   /\bif (?:that's|that is|it's|it is) (?:ok|okay|alright|possible|fine|all right)|\bif possible\b|\bif you (?:can|could|don't mind|would|please|are able)\b|\bif (?:there is|there's) (?:one|someone|anyone)\b|\bif you (?:can't|cannot|are unable|aren't able|won't)\b|\bif i (?:could|can|may|might) (?:speak|talk|get|have|be put|be transferred)\b/;
 
 const TENTATIVE =
-  /\b(?:i|we) (?:might|may)(?: (?:well|just|end up|have to|need to|want to|decide to))? (?:ask|want|need|request|demand|go for|call|ring|talk|speak|get)\b|\b(?:worst case|if it comes to (?:that|it)|if need be|if needed|if necessary|if all else fails)\b[^.?!]{0,20}\b(?:i'll|i will|i'd|i would|i can|i could)\b|\bwere i to\b/;
+  /\b(?:i|we) (?:might|may)(?: (?:well|just|end up|have to|need to|want to|decide to))? (?:ask|want|need|request|demand|go for|call|ring|talk|speak|get)\b|\b(?:worst case|if it comes to (?:that|it)|if need be|if needed|if necessary|if all else fails)\b[^.?!]{0,20}\b(?:i'll|i will|i'd|i would|i can|i could)\b|\bwere i to\b|\b(?:whether|if) (?:i|we)(?:'ll| will| would|'d)? (?:need|want|have to)\b/;
 // Questions about the option itself, not a use of it: "could I ask for a human at any point?",
 // "what would happen if I asked for a human?", "is there any point asking for a human".
 const ABOUT_THE_OPTION = new RegExp(
@@ -388,24 +391,31 @@ export function isHypothetical(norm: string, index: number, end: number, afterCo
   const after = norm.slice(end);
   // "In the event my bank disputes it, would a human contact me?": a question about that case.
   if (afterEventuality && /^(?:would|will|could|can|do|does|is|are|am|should|how)\b/.test(norm.trim())) return true;
+  // "In case I need a callback later, what number would you ring me from?": a detail of that case.
+  if (afterCondition && /^(?:what|which|when)\b/.test(norm.trim())) return true;
   // "I might ask for a human", "worst case I'll ask for a manager", "were I to ask for one":
   // a possibility the customer keeps open, whatever the condition.
   if (TENTATIVE.test(norm.slice(0, end)) || ABOUT_THE_OPTION.test(norm)) return true;
-  if (POLITE_IF.test(norm)) return false;
+  if (POLITE_IF.test(norm) || MET_CONDITION.test(norm)) return false;
   // "If it comes to that, I'll request a callback": the condition sits in the clause before.
   if (afterCondition && (OWN_MODAL.test(before) || /^then\b/.test(before))) return true;
   if (
     CONDITION.test(before) &&
-    (OWN_MODAL.test(before) || /\b(?:ever|need|needed|needing|want|wanted|wanting|end up|have to|had to)\b/.test(before))
+    (OWN_MODAL.test(before) || /\b(?:ever|need|needed|needing|want|wanted|wanting|end up|have to|had to)\b/.test(norm.slice(0, end)))
   )
     return true;
   // "If my payment fails, will someone phone me?": a question about what happens in that case.
   if (CONDITION.test(before) && (QUESTION_AUX_END.test(before) || QUESTION_AUX_START.test(norm.slice(index)))) return true;
   // "I'll probably want to speak to someone when the contract is up": asked ahead, for a later day.
-  if (/\b(?:i|we)(?:'ll| will|'m going to| am going to| are going to|'re going to| gonna)\b/.test(before) && WHEN_LATER.test(after))
+  if (
+    /\b(?:i|we)(?:'ll| will|'m going to| am going to| are going to|'re going to| gonna)\b|\b(?:will|would) (?:i|we)\b/.test(
+      norm.slice(0, end),
+    ) &&
+    WHEN_LATER.test(after)
+  )
     return true;
   if (/^(?:(?:and|so|but|ok|well)\s+)*(?:should (?:i|we)|suppose|supposing|maybe later|later on)\b/.test(before)) return true;
-  if (LATER.test(after) && /\b(?:may|might|can i|could i|will|'ll|possible|able to|allowed)\b/.test(before)) return true;
+  if (LATER.test(after) && /\b(?:may|might|can i|could i|will|'ll|would|possible|able to|allowed)\b/.test(before)) return true;
   // "Would I be able to speak to someone if the refund fails?" asks about a later case.
   // "I'll only want a human if you start talking rubbish": a request on a condition not yet met.
   // "Will someone call me if the engineer is late?" asks what happens then, too.
