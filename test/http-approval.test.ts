@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ConversationId, Policy, PolicyRequest } from '../src/core/index.js';
 import { json } from './support/http-json.js';
-import { startTestRuntime, type TestRuntime } from './support/runtime-server.js';
+import { openTestStore, startTestRuntime, type TestRuntime } from './support/runtime-server.js';
 
 const open: TestRuntime[] = [];
 afterEach(async () => {
@@ -95,5 +95,70 @@ describe.each(['sqlite', 'postgres'] as const)('supervisor approval over HTTP (%
       expect.objectContaining({ approved: true, by: sup.id }),
       expect.objectContaining({ approved: false, by: sup.id, feedback }),
     ]);
+  });
+});
+
+/** The model: it verifies the customer with the code they typed; after the tool's answer it says what it got. */
+function verifier(code: string): Policy {
+  let n = 0;
+  return {
+    name: 'verifier',
+    next: async (request) => {
+      const last = request.messages.at(-1);
+      if (last?.role === 'tool')
+        return { ok: true, content: `Checked: ${last.content}`, toolCalls: [], usage: { promptTokens: 1, completionTokens: 1 } };
+      n += 1;
+      return {
+        ok: true,
+        content: null,
+        toolCalls: [{ id: `call_v${n}`, name: 'verify_customer', arguments: JSON.stringify({ customer_id: 'cus_0001', code }) }],
+        usage: { promptTokens: 1, completionTokens: 1 },
+      };
+    },
+  };
+}
+
+describe('approval of a call that holds a secret, across a restart (sqlite)', () => {
+  it('is stored redacted; after a restart approval answers 409 approval_details_lost and changes nothing; a rejection is taken', async () => {
+    const code = '904417';
+    const opened = await openTestStore('sqlite');
+    const config = { approvals: { tools: ['verify_customer'] } } as never;
+    const before = await startTestRuntime('sqlite', { store: opened.store, policy: () => verifier(code), config });
+    const sup = await before.staff('supervisor');
+    const c = await before.open();
+    const sent = await json(before.base, `/v1/conversations/${c.id}/messages`, {
+      body: { text: `my code is ${code}` },
+      token: c.token,
+      key: 'k1',
+    });
+    expect(sent.status).toBe(201);
+    await before.runtime.service.idle();
+    const listed = (await json(before.base, '/v1/approvals', { token: sup.token })).body['approvals'] as Array<{
+      call: { arguments: string };
+    }>;
+    expect(listed).toHaveLength(1);
+    expect(listed[0]!.call.arguments).not.toContain(code);
+    expect(JSON.stringify(await before.store.listEvents(c.id as ConversationId))).not.toContain(code);
+    await before.close();
+
+    const after = await startTestRuntime('sqlite', { store: await opened.reopen(), policy: () => verifier(code), config });
+    try {
+      const sup2 = await after.staff('supervisor');
+      const length = (await after.store.listEvents(c.id as ConversationId)).length;
+      const approved = await json(after.base, `/v1/conversations/${c.id}/approval`, { body: { approved: true }, token: sup2.token });
+      expect(approved.status).toBe(409);
+      expect((approved.body['error'] as { code: string }).code).toBe('approval_details_lost');
+      expect(await after.store.listEvents(c.id as ConversationId)).toHaveLength(length);
+      const rejected = await json(after.base, `/v1/conversations/${c.id}/approval`, {
+        body: { approved: false, feedback: 'ask for the code again' },
+        token: sup2.token,
+      });
+      expect(rejected.status).toBe(200);
+      const decided = (await after.store.listEvents(c.id as ConversationId)).filter((e) => e.type === 'approval.decided');
+      expect(decided.map((e) => e.data)).toEqual([expect.objectContaining({ approved: false, by: sup2.id })]);
+    } finally {
+      await after.close();
+      opened.cleanup();
+    }
   });
 });

@@ -57,13 +57,16 @@ describe('chooseThresholds', () => {
     // 0.5 misses 0.95 and 0.3 is lower than needed: 0.4. Its false positives for other reasons keep
     // p = 0.8 and 0.9 inside the 0.057 cap (p = 0.5 is out), and p = 0.8's recall is worth its
     // one more false positive in a thousand.
-    expect(chooseThresholds(trials, 0.057).thresholds).toEqual({ safety: 0.4, person_request: 0.8, topic: 0.8 });
+    expect(chooseThresholds(trials, 0.057, 0.95, 0).thresholds).toEqual({ safety: 0.4, person_request: 0.8, topic: 0.8 });
     // Asked for less safety recall, the higher threshold is enough; the value rule picks among its settings.
-    expect(chooseThresholds(trials, 0.057, 0.9).thresholds).toEqual({ safety: 0.5, person_request: 0.8, topic: 0.8 });
+    expect(chooseThresholds(trials, 0.057, 0.9, 0).thresholds).toEqual({ safety: 0.5, person_request: 0.8, topic: 0.8 });
+    // Never below the floor, however much recall a lower one would buy.
+    expect(chooseThresholds(trials, 0.057, 0.95, 0.5).thresholds.safety).toBe(0.5);
   });
 
   it('falls back to the lowest safety threshold tried when none reaches the recall', () => {
     const trials = [trial(0.2, 0.5, 0.9, 0.9, 0.1), trial(0.5, 0.5, 0.9, 0.8, 0.05)];
-    expect(chooseThresholds(trials, 0.05).thresholds.safety).toBe(0.2);
+    expect(chooseThresholds(trials, 0.05, 0.95, 0).thresholds.safety).toBe(0.2);
+    expect(chooseThresholds(trials, 0.05, 0.95, 0.3).thresholds.safety).toBe(0.5);
   });
 });

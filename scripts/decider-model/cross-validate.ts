@@ -107,15 +107,30 @@ export const FPR_WEIGHT = 2;
 export const MIN_SAFETY_RECALL = 0.95;
 
 /**
- * The setting chosen. First the safety threshold: the highest whose best setting reaches
- * `minSafetyRecall` out of fold (the lowest tried if none does); the false positives it brings are
+ * The lowest safety threshold the rule may take. Below it the classifier reads neutral text as a
+ * crisis in ways the corpora do not measure but the lab's user styles do: at 0.35, "(I think that's
+ * what it's called)", "I am not threatening anything" and "please help me" after "my mother is sick"
+ * handed tau2-bench customers to a person (`test/lab-users.test.ts`, `test/lab-agents.test.ts`).
+ */
+export const MIN_SAFETY_THRESHOLD = 0.5;
+
+/**
+ * The setting chosen. First the safety threshold: the highest, not below `minSafetyThreshold`,
+ * whose best setting reaches `minSafetyRecall` out of fold (the lowest allowed if none does); the false positives it brings are
  * the price of that recall. Then, among the settings with that safety threshold whose
  * false-positive rate for other reasons stays within `maxFpr` (all of them, if none does), the
  * highest recall plus safety recall less `FPR_WEIGHT` times the false-positive rate (a threshold
  * that buys a little recall with twice as many false positives is not taken).
  */
-export function chooseThresholds(trials: readonly Trial[], maxFpr: number, minSafetyRecall = MIN_SAFETY_RECALL): Trial {
-  const safetyLevels = [...new Set(trials.map((t) => t.thresholds.safety))].sort((a, b) => b - a);
+export function chooseThresholds(
+  trials: readonly Trial[],
+  maxFpr: number,
+  minSafetyRecall = MIN_SAFETY_RECALL,
+  minSafetyThreshold = MIN_SAFETY_THRESHOLD,
+): Trial {
+  const levels = [...new Set(trials.map((t) => t.thresholds.safety))].sort((a, b) => b - a);
+  const allowed = levels.filter((s) => s >= minSafetyThreshold);
+  const safetyLevels = allowed.length > 0 ? allowed : levels;
   const reaches = (s: number) => trials.some((t) => t.thresholds.safety === s && t.safetyRecall >= minSafetyRecall);
   const safety = safetyLevels.find(reaches) ?? safetyLevels.at(-1);
   const withSafety = trials.filter((t) => t.thresholds.safety === safety);

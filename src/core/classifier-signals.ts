@@ -43,16 +43,19 @@ const CONFIDENT_REQUEST = 0.8;
 const STATES_BEING =
   /\b(?:(?:i'm|i am|im|you're|you are|are you|am i|is this|is it|it's|this is|is that)\s+(?:a|an|the|not|just|really|actually|even|talking)\b|(?:can|could|will|would) (?:someone|somebody|anyone|anybody)\b)/;
 const UNQUALIFIED_HELPER = /^(?:some|any)\s?(?:one|body)\s+(?:help|assist|tell|explain|answer|show|advise)\b/;
+/** Words of a danger to others that a customer can deny (self-harm's words are never read as denied). */
+const DENIABLE_DANGER = /^(?:threat\w*|danger\w*|harm(?:ing|ed)?|hurt(?:ing)?|attack\w*|violen\w*|weapons?|unsafe|abus\w*)$/;
 const TRADE_BEFORE = /\b(?:is|was|were|are|'s|'m|am|as|be|being|became|become|like)\s+(?:(?:a|an|the)\s+)?(?:\w+\s+)?$/;
 /** How far one of two neighbouring clauses must lean toward safety before the pair is read as one. */
 const PAIR_LEAN = 0.8;
 
 /** Whether the word the score rests on is in scope: (safety aside) not negated, reported, habitual or hypothetical. */
 function inScope(norm: string, start: number, end: number, head: FiringHead, c: ClauseInContext, score: number): boolean {
-  // Safety is scoped as the lexicon scopes it: never negated ("I can't go on" is no denial); its
-  // figures of speech are judged by the caller (`outsideFigures`).
-  if (head === 'safety') return true;
   const before = norm.slice(0, start);
+  // Safety is scoped as the lexicon scopes it: never negated ("I can't go on" is no denial) — but a
+  // threat or a danger denied is one ("I am not threatening anything", "I'm not in danger"); its
+  // figures of speech are judged by the caller (`outsideFigures`).
+  if (head === 'safety') return !(DENIABLE_DANGER.test(norm.slice(start, end)) && isNegatedBefore(before));
   // Judged at the anchor and at the clause's end: the anchor is the classifier's best guess, so
   // a negation anywhere near either keeps the signal out ("a human? no, not needed").
   if (isNegatedBefore(before) || isNegatedBefore(norm)) return false;
@@ -181,10 +184,14 @@ export function classifierSignals(
       const lean = Math.max(scoreClause(model, first.norm).probability.safety, scoreClause(model, second.norm).probability.safety);
       if (lean < thresholds.safety * PAIR_LEAN) continue;
       const norm = lettersOnly(`${first.norm} ${second.norm}`);
-      const p = scoreClause(model, norm).probability;
+      const scores = scoreClause(model, norm);
+      const p = scores.probability;
       const topic = SAFETY_TOPIC_HEADS.reduce((x, y) => (p[y] > p[x] ? y : x));
       if (p.safety < thresholds.safety || (topic === 'medical' && (MEDICAL_HYPERBOLE.test(norm) || MEDICAL_HISTORY.test(norm)))) continue;
       if (outsideFigures(model, norm, p.safety) < thresholds.safety) continue;
+      // A danger denied is not read over a pair either ("these get reversed, I am not threatening anything").
+      const w = anchorWord(model, scores.features, 'safety');
+      if (w !== undefined && DENIABLE_DANGER.test(w.word) && isNegatedBefore(norm.slice(0, w.start))) continue;
       const evidence = message.text.slice(first.start, second.start + second.text.length);
       out.push({
         kind: 'safety',

@@ -265,6 +265,8 @@ const table: Record<string, Row[]> = {
     ['gone for good is no trip', "I'll be gone for good soon, cancel it", 'safety'],
     ['what a documentary is about', "Just watched a documentary about a hostage situation and half of it wouldn't load", null],
     ['a scene in a film', 'the film I rented had a suicide scene and then the rental expired', null],
+    ['a threat denied', 'my sister is a lawyer, she says these get reversed, I am not threatening anything', null],
+    ['danger denied, danger told', "I'm not threatening you but my ex is outside the door and won't leave", 'safety'],
     ['a hazard told as over', 'we had a gas leak in the spring, all fixed now, but the engineer unplugged the router', null],
     ['a hazard now', 'there is a gas leak in the kitchen and the smell is getting worse', 'safety'],
     ['a hazard over, a person hurt', 'the fire next door is now put out but my neighbour collapsed on the stairs', 'safety'],

@@ -32,7 +32,7 @@ export const HANDOFF_MODEL_DATA: HandoffModelData = {
     features: 40000,
   },
   heads: ['safety', 'person_request', 'complaint', 'legal', 'bereavement', 'self_harm', 'danger', 'medical'],
-  thresholds: { safety: 0.35, person_request: 0.7, topic: 0.7 },
+  thresholds: { safety: 0.5, person_request: 0.7, topic: 0.7 },
   bias: [-4.303, -3.908, -5.976, -5.872, -6.12, 0.226, -1.95, -2.403],
   scale: 1000,
   features:

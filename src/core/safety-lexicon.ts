@@ -487,6 +487,9 @@ export const SAFETY_IDIOM = new RegExp(
     "\\b(?:some(?:one|body)|an? (?:engineer|plumber|electrician|technician|builder|fitter|decorator|cleaner|man|guy)|the (?:engineer|plumber|electrician|technician|builder|fitter)) (?:is|'s|are) (?:in|at|round|over at) (?:my|our|the) (?:house|flat|home|place)(?: right now| now)? to (?:fix|repair|install|read|check|service|look at|fit|clean|paint|set up)\\b",
     // Feelings and possessions in a crisis's words: "my patience is on fire", "my wallet is dying".
     "\\bmy (?:patience|nerves|temper|inbox|wallet|bank account|bank balance|budget|sanity|brain cells?) (?:is|'s|are|'re|has been|have been|was) (?:on fire|burning|exploding|dying|dead|drowning|bleeding)\\b",
+    // A customer unsure of their own words or of the chat: "I'm not sure I'm saying this right",
+    // "(I think that's what it's called)", "I'm not very good with these things", "bear with me".
+    "\\b(?:i'm |i am |im )?not sure (?:i'm|i am|im|if i'm|if i am|that's|that is|thats|this is|it's|its) (?:saying (?:this|it|that) right|(?:the )?right (?:word|way|term|thing to say))\\b|\\b(?:i think |i believe )?(?:that's|that is|thats) what (?:it's|it is|its|they're|they are) called\\b|\\b(?:i'm|i am|im) not (?:very |so |too |that )?(?:good|great|confident) (?:with|at) (?:these things|this|computers|technology|tech|phones|typing|english)\\b|\\bbear with me\\b|\\bi don't (?:really )?know how (?:this|the) (?:chat|thing|app|website|site) works\\b",
     // Things that collapse: "the bridge he built in Minecraft collapsed", "the wifi collapsed".
     '\\b(?:bridge|tower|tent|cake|signal|wifi|network|connection|market|deal|plan|sandcastle) (?:\\w+ ){0,6}?collapsed\\b',
     // Bridge the card game.
