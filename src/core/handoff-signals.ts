@@ -116,6 +116,14 @@ function clauseTopics(norm: string): ClauseTopics {
   return facts;
 }
 
+/** Takes back the signals of message `index` that a reading of the whole message does not bear out. */
+function dropSignals(found: Signal[], index: number, taken: (f: Signal) => boolean): void {
+  for (let i = found.length - 1; i >= 0; i--) if (found[i]!.index === index && taken(found[i]!)) found.splice(i, 1);
+}
+
+/** A reserved-topic signal, of one topic or any. */
+const isTopic = (f: Signal, topic?: Topic): boolean => f.kind === 'policy_topic' && (topic === undefined || f.topic === topic);
+
 /** The clause before, when no full stop separates it from this one (a condition reaches only that far). */
 function sameSentence(text: string, prev: Clause | undefined, clause: Clause): string | undefined {
   if (prev === undefined) return undefined;
@@ -451,36 +459,15 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
       found.push(...classifierSignals(model, inContext, index, found, { text: item.text.trim(), canonical: whole }));
     }
     // A death mentioned about the customer's own account is not a bereavement case.
-    if (OWN_MATTER.test(whole) && !THEIR_MATTER.test(whole)) {
-      for (let i = found.length - 1; i >= 0; i--) {
-        const f = found[i];
-        if (f?.kind === 'policy_topic' && f.topic === 'bereavement' && f.index === index) found.splice(i, 1);
-      }
-    }
+    if (OWN_MATTER.test(whole) && !THEIR_MATTER.test(whole)) dropSignals(found, index, (f) => isTopic(f, 'bereavement'));
     // A reserved topic's words not meant as one: a joke taken back, a trade ("I'm a funeral
     // director"), a place ("the probate office down the road"), an idiom ("died laughing").
-    if (TOPIC_NOT_MEANT.test(whole)) {
-      for (let i = found.length - 1; i >= 0; i--) {
-        const f = found[i];
-        if (f?.kind === 'policy_topic' && f.index === index) found.splice(i, 1);
-      }
-    }
+    if (TOPIC_NOT_MEANT.test(whole)) dropSignals(found, index, (f) => isTopic(f));
     // A hazard told as over ("a gas leak in October, all fixed"): its sign is not read, others still are.
     const resolved = found.some((f) => f.kind === 'safety' && f.index === index) ? RESOLVED_HAZARD.exec(whole) : null;
-    if (resolved) {
-      const hazard = resolved[1]!;
-      for (let i = found.length - 1; i >= 0; i--) {
-        const f = found[i];
-        if (f?.kind === 'safety' && f.index === index && normalizeText(f.evidence).includes(hazard)) found.splice(i, 1);
-      }
-    }
-    const legal = found.some((f) => f.kind === 'policy_topic' && f.topic === 'legal' && f.index === index);
-    if (legal && LEGAL_ELSEWHERE.test(whole) && !AGAINST_THE_COMPANY.test(whole)) {
-      for (let i = found.length - 1; i >= 0; i--) {
-        const f = found[i];
-        if (f?.kind === 'policy_topic' && f.topic === 'legal' && f.index === index) found.splice(i, 1);
-      }
-    }
+    if (resolved) dropSignals(found, index, (f) => f.kind === 'safety' && normalizeText(f.evidence).includes(resolved[1]!));
+    const legal = found.some((f) => isTopic(f, 'legal') && f.index === index);
+    if (legal && LEGAL_ELSEWHERE.test(whole) && !AGAINST_THE_COMPANY.test(whole)) dropSignals(found, index, (f) => isTopic(f, 'legal'));
     const upset = frustration(clauses, item.text, whole);
     if (upset) found.push({ kind: 'frustration', evidence: upset.text, index, offset: upset.start });
     withdrawWithin(found, clauses, whole, index);
