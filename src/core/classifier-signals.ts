@@ -9,7 +9,7 @@
  * the lexicon's safety signs are — never negated, the medical figures of speech and history aside.
  */
 import { REFUSAL, hasRequestLead, isNegatedBefore, isReportedBefore, isThirdPartySubject, words, type Clause } from './handoff-lexicon.js';
-import { THING_DIED } from './handoff-topics-lexicon.js';
+import { THING_DIED, TRADE_VERB } from './handoff-topics-lexicon.js';
 import { anchorWord, scoreClause, SAFETY_TOPIC_HEADS, type FiringHead, type HandoffModel } from './handoff-classifier.js';
 import { PAST_HABIT, isCondition, isEventuality, isHypothetical } from './person-request-frames.js';
 import { MEDICAL_HISTORY, MEDICAL_HYPERBOLE, SAFETY_IDIOM } from './safety-lexicon.js';
@@ -45,7 +45,10 @@ const STATES_BEING =
 const UNQUALIFIED_HELPER = /^(?:some|any)\s?(?:one|body)\s+(?:help|assist|tell|explain|answer|show|advise)\b/;
 /** Words of a danger to others that a customer can deny (self-harm's words are never read as denied). */
 const DENIABLE_DANGER = /^(?:threat\w*|danger\w*|harm(?:ing|ed)?|hurt(?:ing)?|attack\w*|violen\w*|weapons?|unsafe|abus\w*)$/;
-const TRADE_BEFORE = /\b(?:is|was|were|are|'s|'m|am|as|be|being|became|become|like)\s+(?:(?:a|an|the)\s+)?(?:\w+\s+)?$/;
+const TRADE_BEFORE = new RegExp(`\\b${TRADE_VERB}\\s+(?:(?:a|an|the)\\s+)?(?:\\w+\\s+)?$`);
+/** Whether the word at [start, end) is a danger the customer denies ("I am not threatening anything"). */
+const deniedDanger = (norm: string, start: number, end: number): boolean =>
+  DENIABLE_DANGER.test(norm.slice(start, end)) && isNegatedBefore(norm.slice(0, start));
 /** How far one of two neighbouring clauses must lean toward safety before the pair is read as one. */
 const PAIR_LEAN = 0.8;
 
@@ -55,7 +58,7 @@ function inScope(norm: string, start: number, end: number, head: FiringHead, c: 
   // Safety is scoped as the lexicon scopes it: never negated ("I can't go on" is no denial) — but a
   // threat or a danger denied is one ("I am not threatening anything", "I'm not in danger"); its
   // figures of speech are judged by the caller (`outsideFigures`).
-  if (head === 'safety') return !(DENIABLE_DANGER.test(norm.slice(start, end)) && isNegatedBefore(before));
+  if (head === 'safety') return !deniedDanger(norm, start, end);
   // Judged at the anchor and at the clause's end: the anchor is the classifier's best guess, so
   // a negation anywhere near either keeps the signal out ("a human? no, not needed").
   if (isNegatedBefore(before) || isNegatedBefore(norm)) return false;
@@ -191,7 +194,7 @@ export function classifierSignals(
       if (outsideFigures(model, norm, p.safety) < thresholds.safety) continue;
       // A danger denied is not read over a pair either ("these get reversed, I am not threatening anything").
       const w = anchorWord(model, scores.features, 'safety');
-      if (w !== undefined && DENIABLE_DANGER.test(w.word) && isNegatedBefore(norm.slice(0, w.start))) continue;
+      if (w !== undefined && deniedDanger(norm, w.start, w.start + w.word.length)) continue;
       const evidence = message.text.slice(first.start, second.start + second.text.length);
       out.push({
         kind: 'safety',

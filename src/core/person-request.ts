@@ -191,8 +191,7 @@ function readPersonRequest(norm: string, refusedNext: boolean, afterCondition: b
   if (!bare && EXTRA_BARE_REQUEST.test(norm)) requested = true;
   // A request told as something that happened asks for nothing now.
   const told = TOLD_REQUEST.test(norm);
-  for (const frame of FRAMES) {
-    if (told) break;
+  for (const frame of told ? [] : FRAMES) {
     if (frame.pre !== undefined && !frame.pre.test(norm)) continue;
     for (const m of allMatches(frame.re, norm)) {
       const before = norm.slice(0, m.index);
