@@ -638,6 +638,10 @@ const table: Record<string, Row[]> = {
     ['a condition the chat meets', 'are you a bot? if so I want a real person', 'customer_request'],
     ['a condition now met is still a request', "I'd like a human now since you can't fix it", 'customer_request'],
     ['polite if', 'can I talk to someone if you cannot fix it', 'customer_request'],
+    ['would, but not now', "I would ask for a human but it's 3am, so just tell me the due date", null],
+    ['would, but what for', "i'd call a manager but they never help anyway. whats my balance", null],
+    ['would, but cannot', "I'd ask for a manager but there's no option for that on here", 'customer_request'],
+    ['would like, but', 'I would like to speak to a person but quickly please', 'customer_request'],
   ],
   'the classifier, confident without a lead': [
     ['requesting', "I'm requesting a human representative.", 'customer_request'],

@@ -124,6 +124,14 @@ function dropSignals(found: Signal[], index: number, taken: (f: Signal) => boole
 /** A reserved-topic signal, of one topic or any. */
 const isTopic = (f: Signal, topic?: Topic): boolean => f.kind === 'policy_topic' && (topic === undefined || f.topic === topic);
 
+
+/** The clause after `clause`, with the "but" that split them kept in front ("… but it's 3am"). */
+function nextClause(text: string, clause: Clause, next: Clause | undefined): string | undefined {
+  if (next === undefined) return undefined;
+  const gap = text.slice(clause.start + clause.text.length, next.start);
+  return /^[\s,]*but\s/i.test(gap) ? `but ${next.norm}` : next.norm;
+}
+
 /** The clause before, when no full stop separates it from this one (a condition reaches only that far). */
 function sameSentence(text: string, prev: Clause | undefined, clause: Clause): string | undefined {
   if (prev === undefined) return undefined;
@@ -428,7 +436,7 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
       const asComplaint = COMPLAINT_ESCALATION.test(clause.norm);
       const verdict = asComplaint
         ? null
-        : personRequest(clause.norm, clauses[k + 1]?.norm, sameSentence(item.text, clauses[k - 1], clause));
+        : personRequest(clause.norm, nextClause(item.text, clause, clauses[k + 1]), sameSentence(item.text, clauses[k - 1], clause));
       if (verdict === 'request') found.push({ kind: 'human_request', ...at });
       else if (verdict === 'declined') found.push({ kind: 'human_declined', ...at });
       // A clause already read as a request for (or refusal of) a person, or a topic, asks the agent for nothing.

@@ -35,12 +35,13 @@ const MAX_VERDICTS = 20_000;
 
 export function personRequest(norm: string, next: string | undefined, prev?: string): Verdict {
   const refusedNext = next !== undefined && REFUSAL.test(next);
+  const butNext = next !== undefined && COUNTERFACTUAL_BUT.test(next);
   const afterCondition = prev !== undefined && isCondition(prev);
   const afterEventuality = afterCondition && isEventuality(prev);
-  const key = `${refusedNext ? '1' : '0'}${afterEventuality ? '2' : afterCondition ? '1' : '0'}${norm}`;
+  const key = `${refusedNext ? '1' : '0'}${butNext ? '1' : '0'}${afterEventuality ? '2' : afterCondition ? '1' : '0'}${norm}`;
   const known = verdicts.get(key);
   if (known !== undefined) return known;
-  const verdict = MIGHT_ASK_FOR_A_PERSON.test(norm) ? readPersonRequest(norm, refusedNext, afterCondition, afterEventuality) : null;
+  const verdict = MIGHT_ASK_FOR_A_PERSON.test(norm) ? readPersonRequest(norm, refusedNext, butNext, afterCondition, afterEventuality) : null;
   if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
   verdicts.set(key, verdict);
   return verdict;
@@ -180,7 +181,15 @@ const MIGHT_ASK_FOR_A_PERSON = new RegExp(
   ].join('|'),
 );
 
-function readPersonRequest(norm: string, refusedNext: boolean, afterCondition: boolean, afterEventuality: boolean): Verdict {
+/**
+ * "I would ask for a human but it's 3am", "I'd call a manager but what's the point": a request the
+ * customer would make, and then says why they do not — unless the reason is that they cannot ("but
+ * there's no option", "but you won't let me"), which still wants one.
+ */
+const COUNTERFACTUAL = /\b(?:i|we)(?:'d| would)(?: (?:just|normally|usually|honestly|probably|happily))? (?:ask|request|demand|call|ring|phone|go for|insist on|speak|talk|get|escalate)\b/;
+const COUNTERFACTUAL_BUT = /^but\b(?![^.?!]*\b(?:no (?:way|option|button|number|link)|there(?:'s| is) no|(?:can't|cannot|can not|couldn't) (?:find|see|get|reach)|(?:won't|wont|doesn't|does not|don't|do not) let|not allowed|isn't an option|is not an option)\b)/;
+
+function readPersonRequest(norm: string, refusedNext: boolean, butNext: boolean, afterCondition: boolean, afterEventuality: boolean): Verdict {
   let requested = false;
   let declined = false;
   const bare = BARE_REQUEST.exec(norm);
@@ -198,6 +207,7 @@ function readPersonRequest(norm: string, refusedNext: boolean, afterCondition: b
       if (frame.lead && !hasRequestLead(before)) continue;
       if (isReportedBefore(before) || PAST_HABIT.test(before)) continue;
       if (isHypothetical(norm, m.index, m.index + m[0].length, afterCondition, afterEventuality)) continue;
+      if (butNext && COUNTERFACTUAL.test(norm.slice(0, m.index + m[0].length))) continue;
       if (/^ask(?:ed|ing)? for/.test(m[0]) && isThirdPartySubject(before)) continue;
       // Refusing a bot is itself a request: its negation is part of the frame.
       if (frame.name !== 'reject_bot' && isNegatedBefore(before)) declined = true;
