@@ -389,6 +389,8 @@ const PROCEDURE =
  * about the procedure rather than for a person ("do I have to"). The customer's own voice
  * ("I told you", "you said you would") is not reported speech.
  */
+const OWN_VOICE_AGAIN = /\b(?:and|so|but|then|now)\s+(?:i|we)\b[^]*\b(?:can|could|will|would) (?:you|u)\b|\b(?:so|and|then|now)\s+(?:can|could|will|would) (?:you|u)\b/;
+
 export function isReportedBefore(before: string): boolean {
   if (NARRATIVE.test(before) || PROCEDURE.test(before.trim())) return true;
   for (const m of allMatches(REPORTER, before)) {
@@ -398,6 +400,9 @@ export function isReportedBefore(before: string): boolean {
     const subject = prior[i];
     // At the start of the clause the verb is an imperative: "tell me how to reach a person".
     if (subject === undefined || OWN_VOICE.has(subject)) continue;
+    // "it says I owe 42 and I always pay by direct debit so can you put me through": the customer
+    // speaks again in their own voice after what was reported, and what follows is theirs.
+    if (OWN_VOICE_AGAIN.test(before.slice(m.index + m[0].length))) continue;
     return true;
   }
   return false;

@@ -18,6 +18,10 @@ describe('intent similarity', () => {
     ['my parcel has not arrived', 'the delivery never came'],
     ['why is my bill so high this month', 'the invoice is much more than usual'],
     ['can i change my flight to friday', 'i need to move my booking to a later date'],
+    ['my wifi keeps dropping in the evening', 'the broadband cuts out every night'],
+    ['what do i need to port out', 'i need the code to keep my number when i switch network'],
+    ['put both lines on one bill', 'can our accounts be combined'],
+    ['why is my download so slow', 'what speed am i supposed to get'],
   ])('"%s" and "%s" are one intent', (a, b) => {
     expect(sim(a, b)).toBeGreaterThanOrEqual(SAME_INTENT);
   });
@@ -26,6 +30,8 @@ describe('intent similarity', () => {
     ['cancel my order', 'what is the status of my order'],
     ['where is my refund', 'how do i update my address'],
     ['i want to cancel my subscription', 'can i add my partner to the account'],
+    ['my wifi keeps dropping', 'when is my bill due'],
+    ['how much data have i used', 'my router light is red'],
   ])('"%s" and "%s" are different intents', (a, b) => {
     expect(sim(a, b)).toBeLessThan(SAME_INTENT);
   });

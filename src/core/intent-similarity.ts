@@ -40,7 +40,7 @@ const CONCEPTS: Readonly<Record<string, readonly string[]>> = {
     'leave',
     'no longer want',
   ],
-  subscription: ['subscription', 'plan', 'membership', 'contract', 'service', 'tier', 'package deal'],
+  subscription: ['subscription', 'plan', 'membership', 'contract', 'service', 'tier', 'package deal', 'tariff', 'bundle'],
   delivery: [
     'parcel',
     'package',
@@ -96,16 +96,44 @@ const CONCEPTS: Readonly<Record<string, readonly string[]>> = {
   card: ['card', 'payment method', 'card details', 'expired'],
   login: ['login', 'log in', 'sign in', 'password', 'access', 'locked', 'locked out', 'rejecting'],
   booking: ['flight', 'booking', 'reservation', 'rebook', 'departure', 'date', 'day', 'trip', 'ticket', 'later', 'earlier', 'weekend'],
-  cheaper: ['cheaper', 'lower', 'basic', 'downgrade', 'cheapest', 'smaller'],
+  cheaper: ['cheaper', 'lower', 'basic', 'downgrade', 'cheapest', 'smaller', 'go down', 'lower-cost', 'low cost', 'reduce', 'reduced'],
   company: ['company', 'business', 'ltd', 'vat', 'tax', 'name', 'firm'],
   status: ['status', 'where', 'yet', 'received', 'receive', 'sent', 'gone through', 'happening', 'progress', 'still'],
   explain: ['explain', 'reason', 'why', 'what for', 'recognise', 'recognize', 'unknown', 'mystery'],
+  // A telecom's own things, each under the words customers use for it.
+  connection: [
+    'internet',
+    'broadband',
+    'wifi',
+    'wi-fi',
+    'connection',
+    'signal',
+    'coverage',
+    'reception',
+    'outage',
+    'disconnect',
+    'disconnects',
+    'dropping',
+    'drops',
+    'cut out',
+    'cuts out',
+    'cutting out',
+    'offline',
+    'no service',
+  ],
+  speed: ['speed', 'speeds', 'mbps', 'download', 'upload', 'slow', 'bandwidth', 'guaranteed minimum'],
+  port: ['port', 'porting', 'pac', 'stac', 'keep my number', 'transfer my number', 'move my number', 'switching code', 'number moved'],
+  merge: ['merge', 'merged', 'combine', 'combined', 'consolidate', 'single bill', 'one bill', 'same bill', 'joint bill'],
+  usage: ['usage', 'data', 'gb', 'gig', 'gigs', 'gigabyte', 'allowance', 'minutes', 'texts'],
+  device: ['router', 'hub', 'modem', 'handset', 'equipment'],
+  instalments: ['instalment', 'instalments', 'installment', 'installments', 'split', 'in parts', 'two parts', 'in two', 'spread the cost', 'spread it'],
+  roaming: ['roaming', 'abroad', 'overseas', 'euro pass', 'travel pass'],
 };
 /** Concepts that say little about what is asked: half weight. */
 const GENERIC = new Set(['change', 'status', 'explain', 'high']);
 // Words that carry feeling or discourse, not a request.
 const NOISE = new Set(
-  "mad driving pathetic absolutely reading write writing kidding listening third second time clarify clear mean try rephrase hmm sorry maybe wasn wasn't seriously infuriating joke unreal typical honestly already asked said told".split(
+  "mad driving pathetic absolutely reading write writing kidding listening third second time clarify clear mean try rephrase hmm sorry maybe wasn wasn't seriously infuriating joke unreal typical honestly already asked said told keep keeps kept keeping every each both all always constantly though anyway actually".split(
     ' ',
   ),
 );

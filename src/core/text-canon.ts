@@ -22,7 +22,8 @@ const ABBREVIATIONS: Readonly<Record<string, string>> = Object.fromEntries(
     "theyre=they're thats=that's whats=what's theres=there's idk=i_don't_know cuz=because coz=because " +
     'bc=because b4=before thx=thanks tx=thanks ty=thank_you msg=message acct=account acc=account ' +
     'srsly=seriously k=ok kk=ok okk=ok okie=ok tho=though kys=kill_myself unalive=kill ' +
-    'unaliving=killing sewerslide=suicide kms=kill_myself'
+    'unaliving=killing sewerslide=suicide kms=kill_myself thru=through thro=through ' +
+    'sumone=someone sumbody=somebody smb=somebody nobdy=nobody noone=no_one plox=please'
   )
     .split(' ')
     .map((pair) => pair.split('=') as [string, string])
