@@ -139,6 +139,12 @@ const table: Record<string, Row[]> = {
   'reported speech': [
     ['airport agent', 'the agent at the airport said I should ask for a manager', null],
     ['friend told me', 'my friend told me to ask for a manager', null],
+    [
+      'what the bill says, then the customer again',
+      'the bill says i owe forty two and i always pay by direct debit so i do not get it can you put me through to a real person',
+      'customer_request',
+    ],
+    ['what a letter says, and a person in it', 'the letter says i can ask you to put me through to a manager', null],
     ['last time', 'last time a person told me it would be refunded', null],
     ['colleague said', 'My colleague said I should ask to speak to a supervisor', null],
     ['store woman', 'The woman at the store told me to get a manager involved', null],
