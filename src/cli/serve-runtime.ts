@@ -96,7 +96,7 @@ export interface ServeRuntime {
   directory: Directory;
   app: FastifyInstance;
   agents: ReadonlyMap<AgentId, AgentConfig>;
-  /** The router (its sweep fires offer and wait timeouts: `startRouterSweep`). */
+  /** The router (its sweep fires offer and wait timeouts; `baton serve` runs it from timer jobs: `startRouterTimers`). */
   router: RuntimeRouter;
   /** The configured channels (null when there are none): close them before the store. */
   channels: Channels | null;

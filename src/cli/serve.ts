@@ -2,7 +2,8 @@ import { pino } from 'pino';
 import { openStore, type StoreConfig } from '../store/open-store.js';
 import { loadServeConfig } from './serve-config.js';
 import { composeServeRuntime, llmEndpointFromEnv } from './serve-runtime.js';
-import { startRouterSweep } from '../runtime/router/runtime-router.js';
+import { startRouterTimers } from '../runtime/router/router-timers.js';
+import { jobQueueFor } from '../runtime/jobs/index.js';
 
 /** Resolved options of `baton serve`. */
 export interface ServeOptions {
@@ -64,11 +65,18 @@ export async function serve(options: ServeOptions): Promise<void> {
   }
   const recovered = await service.recover();
   if (recovered.turns + recovered.handoffs > 0) log.info(recovered, 'recovered work a previous process left');
-  // Offer and wait timeouts are rows in the database: the sweep fires those due, once each, in
-  // whichever process runs it first; one that came due while no process ran fires at start.
-  const stopSweep = startRouterSweep(runtime.router, {
-    intervalMs: 1000,
-    onError: (error) => log.error({ err: error }, 'the router sweep failed'),
+  // The router's timers are durable jobs on the store's own job queue (a table in the SQLite file,
+  // graphile-worker on PostgreSQL): each deadline fires once, in whichever process runs its job;
+  // what came due while no process ran fires at start.
+  // Router timers are light (one sweep each): two at a time, and few connections beside the store's pool.
+  const jobs = await jobQueueFor(store, {
+    concurrency: 2,
+    poolSize: 4,
+    onEvent: (event) => log.warn({ event: event.type, error: 'error' in event ? event.error : undefined }, 'a router timer job'),
+  });
+  const timers = await startRouterTimers(runtime.router, jobs, {
+    clock: { now: Date.now },
+    onError: (error) => log.error({ err: error }, 'scheduling a router timer failed'),
   });
   // Channels: deliver what the log says was sent and a previous process did not deliver.
   runtime.channels?.onDeliveryError((conversationId, error) => log.error({ conversationId, err: error }, 'a channel delivery failed'));
@@ -97,11 +105,12 @@ export async function serve(options: ServeOptions): Promise<void> {
   }
   await stopped;
   process.stderr.write('baton: stopping…\n');
-  stopSweep();
+  await timers.stop();
   service.stopWaiting();
   await app.close();
   await service.idle();
   await runtime.channels?.close();
   await runtime.notifications?.close();
+  await jobs.close();
   await store.close();
 }

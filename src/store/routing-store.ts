@@ -602,15 +602,27 @@ export class RoutingStore {
     });
   }
 
-  /** The earliest reservation or target deadline still to fire (for the sweep's timer), if any. */
+  /**
+   * The earliest time the sweep has something to fire, if any: a reservation's or a target's
+   * deadline, or a wait reaching the queue-age threshold (the router's timer jobs are scheduled at it).
+   */
   nextDeadline(): Promise<number | null> {
+    const ageAlertMs = this.setup.ageAlertMs;
     return this.sql.transaction(function* () {
       const r = (yield all("SELECT min(expires_at) AS at FROM routing_reservations WHERE status = 'pending'")) as Array<{ at: unknown }>;
       const q = (yield all("SELECT min(target_deadline) AS at FROM routing_requests WHERE status = 'waiting'")) as Array<{
         at: unknown;
       }>;
-      const times = [r[0]?.at, q[0]?.at].filter((x) => x !== null && x !== undefined).map(Number);
-      return times.length === 0 ? null : Math.min(...times);
+      const times = [r[0]?.at, q[0]?.at];
+      if (ageAlertMs !== undefined) {
+        const a = (yield all("SELECT min(enqueued_at) AS at FROM routing_requests WHERE status = 'waiting' AND age_alerted = 0")) as Array<{
+          at: unknown;
+        }>;
+        const at = a[0]?.at;
+        if (at !== null && at !== undefined) times.push(Number(at) + ageAlertMs);
+      }
+      const known = times.filter((x) => x !== null && x !== undefined).map(Number);
+      return known.length === 0 ? null : Math.min(...known);
     });
   }
 

@@ -130,7 +130,9 @@ export function createRuntimeRouter(options: RuntimeRouterOptions) {
   };
 
   /** Writes router facts to their conversations' logs, in order; a failed warm transfer is then passed on cold. */
+  const listeners = new Set<(facts: readonly RoutingFact[]) => void>();
   async function note(facts: readonly RoutingFact[]): Promise<void> {
+    if (facts.length > 0) for (const listener of listeners) listener(facts);
     for (const fact of facts) {
       await gateway.record(fact.conversationId, [{ type: 'routing.noted', data: noteOf(fact) }]);
     }
@@ -330,6 +332,15 @@ export function createRuntimeRouter(options: RuntimeRouterOptions) {
       return declined;
     },
 
+    /** Calls `listener` with the facts of every routing transition (the timers schedule from them); returns how to stop. */
+    onFacts(listener: (facts: readonly RoutingFact[]) => void): () => void {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+
+    /** The earliest time the sweep has something to fire (a deadline or a queue-age threshold), if any. */
+    nextDeadline: () => store.nextDeadline(),
+
     /** Fires the reservation and target timeouts that are due; each fires once, whichever process runs it. */
     async sweep(): Promise<RoutingFact[]> {
       const facts = await store.sweep(clock.now());
@@ -355,23 +366,3 @@ export function createRuntimeRouter(options: RuntimeRouterOptions) {
 }
 
 export type RuntimeRouter = ReturnType<typeof createRuntimeRouter>;
-
-/** Runs the router's sweep on a timer (the timeouts are rows, so a restart loses none); returns a stop function. */
-export function startRouterSweep(
-  router: Pick<RuntimeRouter, 'sweep'>,
-  options: { intervalMs: number; onError: (error: unknown) => void },
-): () => void {
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    router
-      .sweep()
-      .catch(options.onError)
-      .finally(() => {
-        running = false;
-      });
-  }, options.intervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
-}
