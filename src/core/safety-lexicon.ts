@@ -57,6 +57,11 @@ export const SAFETY_FAMILIES: readonly SafetyFamily[] = [
       'sleep and (?:not|never) wake up',
       'never wake up',
       "(?:wish|wished) i(?:'d| had)? never been born",
+      // "planning to off myself", "off yourself on sunday": slang for suicide.
+      '(?:to|gonna|going to|planning to|wanna|want to) off (?:myself|my ?self|meself|yourself)\\b',
+      "life(?:'s|s| is)? (?:just )?not worth (?:it|living)\\b",
+      // "I want everything to end on the same day, the account and me".
+      '\\b(?:end|ends|ended|over|finish(?:ed)?)\\b[^.?!]{0,50}\\b(?:and me|me too|me as well|me included|including me)\\b',
     ),
   },
   {
@@ -77,6 +82,9 @@ export const SAFETY_FAMILIES: readonly SafetyFamily[] = [
       "(?:don't|do not) think i (?:can|could) survive",
       'completely hopeless|feel(?:ing)? hopeless(?! with)',
       'nothing (?:matters|will ever get better)',
+      "(?:nothing|things|life)(?:'s| is)? (?:ever )?(?:going to|gonna|ever going to) (?:ever )?get better\\b(?! (?:until|unless|if|till|when|once|with))",
+      "(?:couldn't|could not) (?:keep going|go on|carry on|do it any ?more)\\b",
+      "(?:done|finished) with (?:everything|it all|life)\\b[^.?!]{0,40}\\bnot just (?:you|this|the)\\b",
     ),
   },
   {
@@ -157,6 +165,11 @@ export const SAFETY_FAMILIES: readonly SafetyFamily[] = [
       `(?:wrote|written|writing|left) (?:a|my) (?:note|letter) (?:for|to) (?:my )?${KIN}`,
       '(?:wrote|written|writing|left) (?:a |my )?(?:suicide|goodbye|farewell) (?:note|letter)',
       '(?:written|wrote|left) my note\\b',
+      // A message to the family sent from a place or before an end: "one last text to my brother".
+      `(?:send|sending|write|writing|make|making) (?:one|a|my) (?:last|final) (?:text|message|call|letter) to (?:my )?${RELATION}`,
+      '(?:please )?(?:don\'t|do not|dont) blame (?:yourselves|anyone|anybody)\\b',
+      "(?:won't|wont|will not) be alive (?:next|by|after|in|for|on)\\b",
+      "(?:dead|die|dies|died|death|not alive)\\b[^.?!]{0,40}\\?\\s*(?:i'm |im |i am )?asking for (?:myself|me)\\b",
     ),
   },
   {
@@ -244,6 +257,8 @@ export const SAFETY_FAMILIES: readonly SafetyFamily[] = [
       "(?:going to|gonna|will|i'll) do it (?:after|once|when|tonight|today|tomorrow|on \\w+day|this (?:week|weekend|evening))",
       "after this (?:chat|conversation|call|message)\\b[^.?!]{0,10}\\b(?:i'm|i am|i'll|i will) (?:going to )?(?:do it|go|end)",
       "this time next week i'll be gone",
+      "(?:tell|told|telling) (?:someone|somebody|anyone|you|a person)\\b[^.?!]{0,20}\\bbefore i (?:do it|go through with it|go)\\b",
+      "(?:didn't|didnt|did not) (?:do it|go through with it)\\b[^.?!]{0,30}\\b(?:i will|i'll|ill|gonna|going to|will) (?:\\w+ )?(?:tonight|today|tomorrow|later)\\b",
     ),
   },
   {
@@ -254,7 +269,7 @@ export const SAFETY_FAMILIES: readonly SafetyFamily[] = [
     name: 'told_in_passing',
     topic: 'self_harm',
     re: any(
-      `${SELF}\\s+(?:\\w+\\s+){0,2}?(?:going|go|heading|walk(?:ing)?|driv(?:e|ing)) (?:to|down to|out to|up to) (?:the )?(?:cliffs?|railway(?: line)?|train tracks|tracks|quarry|motorway bridge|bridge|multi-storey|roof)(?=\\s*(?:[,.;!?]|$|tonight|tomorrow|today|now|later|in the|this|and))[^.?!]{0,30}\\b(?:tonight|tomorrow|today|now|later|morning|and that'?ll be (?:that|it))`,
+      `${SELF}\\s+(?:\\w+\\s+){0,2}?(?:going|go|heading|walk(?:ing)?|driv(?:e|ing)) (?:to|down to|out to|up to) (?:the )?(?:cliffs?|railway(?: line)?|train tracks|tracks|quarry|motorway bridge|bridge|multi-storey|roof)(?=\\s*(?:[,.;!?]|$|tonight|tomorrow|today|now|later|in the|this|and|on|at the))[^.?!]{0,30}\\b(?:tonight|tomorrow|today|now|later|morning|on (?:mon|tues|wednes|thurs|fri|satur|sun)day|this weekend|at the weekend|and that'?ll be (?:that|it))`,
       '(?:swim|walk|wade) out (?:to|into) (?:the )?sea\\b',
       '(?:jump|jumped|jumping|tried to jump|going to jump) (?:off|from) (?:a|the|my)\\b',
       `(?:looked up|look up|googl\\w*|search(?:ed|ing)? (?:for|up)?|research(?:ed|ing)?) (?:how (?:many|much)(?: of)? (?:my )?(?:\\w+ )?(?:${PILLS})|(?:painless |quick |easy )?ways to (?:die|end it|kill myself)|how to (?:die|end it))`,
@@ -359,6 +374,13 @@ export const SAFETY_FAMILIES: readonly SafetyFamily[] = [
       "(?:stuck|trapped) in (?:a|the) (?:lift|elevator)\\b[^.?!]{0,60}\\b(?:hours?|alone|on my own|hot|can't breathe|panic)",
       "(?:i'm|i am|im|we're|we are) (?:lost|stranded) (?:on|in) (?:the |a )?(?:moor|moors|mountain|hills?|woods|forest|fells)\\b",
       'broken down on (?:a|the) (?:level crossing|railway|train tracks|hard shoulder)\\b|barriers are coming down\\b',
+      "(?:i'm|i am|im|we're|we are|we|i)(?:'re| are| am)? (?:stuck|trapped) in (?:a|the|our|an) (?:lift|elevator|cave|car|basement|room)\\b[^.?!]{0,80}\\b(?:hot|hours?|minutes|tide|water|smoke|can't (?:get|climb) out|cannot (?:get|climb) out|battery)",
+      "(?:fire|wildfire|flood|water|tide)(?:'s| is| has)? (?:jumped|coming (?:towards|in|up)|spreading|rising)\\b",
+      "(?:told|ordered|asked) to (?:evacuate|get out|leave (?:the|our) (?:house|homes?|village))\\b",
+      "(?:listing|sinking|capsizing)\\b[^.?!]{0,40}\\blife ?jackets?\\b|\\blife ?jackets? on\\b",
+      "(?:fallen|fell|gone) through the ice\\b",
+      "(?:an )?explosion\\b[^.?!]{0,60}\\b(?:cloud|smoke|fire|injured|hurt|coughing)\\b|(?:toxic|yellow|chemical) cloud\\b",
+      "(?:the )?tide is coming in\\b[^.?!]{0,40}\\b(?:stuck|trapped|can't|cannot)\\b|(?:stuck|trapped)\\b[^.?!]{0,40}\\btide is coming in\\b",
     ),
   },
   {
@@ -372,6 +394,12 @@ export const SAFETY_FAMILIES: readonly SafetyFamily[] = [
       `(?:been|lying) on the floor (?:for|since)\\b|${SOMEONE}(?:'s| has) fallen\\b[^.?!]{0,40}\\b(?:not answering|can't get up|cannot get up|won't answer|hurt)`,
       'went into (?:early )?labou?r\\b|(?:waters|water) (?:has|have) broken\\b',
       'shouting for help\\b',
+      "(?:been )?(?:fitting|having a seizure|seizing|convulsing)\\b[^.?!]{0,30}\\b(?:minutes?|not stopping|won't stop|hasn't stopped)",
+      "(?:sugar|blood sugar|glucose)(?:'s| has| is)? (?:crashed|dropped|very low|too low|through the floor)\\b",
+      "(?:can't|cannot|not able to|unable to|isn't able to|is not able to) (?:swallow|get up|stand up|speak properly)\\b",
+      "(?:heart|pulse)(?:'s| has| had)? (?:stopped|stopping|racing and)\\b",
+      '(?:dizzy|confused|sweaty|grey|gray|clammy|pale) and (?:grey|gray|sweaty|shaking|clammy|confused|pale|not making sense)\\b',
+      "(?:lying|lay) (?:in|on) (?:the|his|her|their) (?:hallway|hall|floor|stairs|bathroom floor|kitchen floor)\\b",
     ),
   },
   {
@@ -396,6 +424,10 @@ export const SAFETY_FAMILIES: readonly SafetyFamily[] = [
       "(?:i'll|i will|ill|gonna|going to) put (?:him|her|them|you|one of (?:them|you)) in the ground\\b",
       "i know (?:where )?(?:her|his|their|your) kids'? (?:go to )?school\\b",
       "cut the (?:phone )?(?:line|cable|wire) so i (?:can't|cannot|can not) (?:call|phone|ring)\\b",
+      "(?:he|she|they|a man|a woman|someone|somebody)(?:'s| is| keeps| kept)? (?:watching|tracking|following) (?:me|my (?:phone|location|every move))\\b",
+      "(?:keeps|kept) (?:finding|turning up|showing up)\\b[^.?!]{0,40}\\b(?:every time|wherever|where i)\\b|(?:turns|turned|showed|shows) up at my (?:new )?(?:work|house|flat|door|school)\\b",
+      "(?:knew|knows) (?:what i'm wearing|what i am wearing|where i (?:live|am|work)|the bus i)\\b|described what i(?:'m| am) wearing\\b",
+      "(?:takes|took|taking|steals|stole) my (?:pension|benefits|money|bank card)\\b[^.?!]{0,60}\\b(?:push|pushes|hit|hits|hurt|hurts|shout|scared|afraid|threat)",
     ),
   },
   {
@@ -411,6 +443,13 @@ export const SAFETY_FAMILIES: readonly SafetyFamily[] = [
       `(?:he|she|they|someone|somebody|${RELATION}|my ex)\\s*(?:'d|'ll|would|will|is going to|'s going to|are going to|is gonna|'s gonna|wants to|is trying to|'s trying to|tried to|said (?:he|she|they)(?:'d| would))\\s+(?:hurt|kill|attack|beat|stab|shoot|strangle) (?:me|us|my|her|him|them)\\b`,
       "(?:i'll|i will|i'm going to|i am going to|i'm gonna) (?:hurt|kill|shoot|stab|attack|beat up) (?:you|someone|somebody|people|your|them|everyone)",
       '(?:partner|husband|wife|boyfriend|girlfriend|he|she|ex) (?:hits|beats|hurts|chokes|kicks) me',
+      `(?:he|she|they|${RELATION}|my (?:carer|ex|landlord|stepdad|stepfather|stepmum|stepmother))(?: is| keeps| has been| always| still)? (?:hurting|hitting|beating|pushing|shoving|slapping|pinching|kicking|punching|choking|strangling) me\\b`,
+      `(?:he|she|they|${RELATION}|my (?:carer|ex|landlord))\\b[^.?!]{0,20}\\b(?:hurts|hits|pushes|shoves|slaps|pinches|kicks|punches) me\\b(?! (?:with (?:a|the) (?:bill|fee|charge|price|email)|off))`,
+      // A threat to staff told as what the customer will do: "I've got petrol and I'll be there by 4",
+      // "I'm sat outside his house … or I go in", "I'm going to strangle her".
+      "(?:i've got|i have|i've|got|bought) (?:some |a can of |a jerry can of )?(?:petrol|gasoline|lighter fluid|acid)\\b[^.?!]{0,40}\\b(?:i'll|i will|ill|gonna|going to|and)\\b",
+      "(?:i'm|i am|im) (?:sat|sitting|parked|waiting|standing) outside (?:his|her|their|your (?:agent|staff|manager)\\w*)\\b",
+      "(?:i'm|i am|im) (?:going to|gonna) (?:strangle|stab|shoot|batter|smash (?:her|his|their) (?:face|head))\\b",
       'being (?:abused|attacked|assaulted|followed|stalked|hit|beaten)',
       "(?:there's|there is) (?:a man|a woman|someone|somebody|a guy|a car) (?:following|watching|outside)",
       '(?:following|stalking) me',
