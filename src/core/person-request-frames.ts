@@ -84,6 +84,35 @@ const ACT = alt(
 
 /** The extra frames, each a request for a person whatever the lead. */
 export const EXTRA_REQUEST_FRAMES: readonly RequestFrame[] = [
+  // Whoever else there is, once the bot is refused: "who else is there?", "is there a non virtual one".
+  frame(
+    'who_else',
+    `\\bwho else (?:is there|(?:can|could) (?:i|we) (?:talk|speak|chat) (?:to|with))\\b|\\bis there (?:a |an )?non[\\s-]?(?:virtual|automated|bot|robot|ai)(?: one| person| version| agent)?\\b|\\bis there an? (?:adult|grown[\\s-]?up)(?= in the room| (?:i|we) (?:can|could)| to (?:talk|speak)| here| there| who| available| around| on (?:this|here)|\\s*$)`,
+  ),
+  // Someone told apart from a machine: "anyone with a pulse working today", "a colleague of yours who
+  // is not software", "anyone who isn't automated", "anybody in billing who's awake".
+  frame(
+    'not_a_machine',
+    `\\b(?:(?:some|any)(?:one|body)|colleague|person|people|one)(?: of (?:yours|you))? (?:with a pulse|(?:who|that)(?:'s| is)? (?:not|isn't|is not|aren't|are not) (?:software|automated|an? (?:bot|machine|program|robot|computer|script|ai)))\\b|\\b(?:is|are) there (?:any(?:one|body)|some(?:one|body)|any (?:people|humans|staff)) (?:in (?:the |your )?\\w+(?: \\w+)? (?:who(?:'s| is) )?)?(?:awake|with a pulse)\\b`,
+  ),
+  // A person named by what a machine is not: "I'd prefer dealing with flesh and blood", "a job for
+  // a human being, not a script", "looked at by actual eyes", "passed to whoever deals with this in real life".
+  frame(
+    'machine_contrast',
+    `\\b(?:prefer|rather|need|want|like|job for|looked at by|seen by|read by|passed to|pass me to|put me to|dealing with|deal with|talk to|speak to|explain to)\\b[^.?!]{0,40}\\b(?:flesh and blood|human beings?|human bean|(?:actual|real|human) eyes|in real life|irl|a people)\\b`,
+  ),
+  // "get out of this bot thing and through to the people"; "there's got to be a real operator somewhere".
+  frame('through_to_people', `\\bthrough to (?:the |your |a )?(?:people|humans?|(?:${QUAL}) \\w+)\\b`),
+  frame('must_be_someone', `\\bthere(?:'s| has| have)? (?:got to|gotta|must|has to) be (?:a |an |some )?(?:${QUAL} )?${WHO}\\b`),
+  // "Does your company employ people? I'd like one of the people."
+  frame('one_of_the_people', `\\b(?:like|want|need|have|get) one of (?:the|your) (?:people|humans|human ones|real ones)\\s*$`),
+  // Calls asked of whoever: "get billing to ring me", "can they call me", "could your team call my landline",
+  // "I would be obliged if someone would telephone me".
+  frame(
+    'get_them_to_call',
+    `\\bget (?:\\w+ ){1,3}to (?:ring|call|phone|telephone) (?:me|us)\\b|\\b(?:can|could|would|will) (?:they|someone|somebody|(?:your|the) (?:\\w+ )?team) (?:please )?(?:call|ring|phone|telephone) (?:me|us|my (?:landline|mobile|number|home phone|phone|cell))\\b|\\b(?:obliged|grateful|appreciate it) if (?:some(?:one|body)|you|your team|a colleague) (?:would|could|can) (?:please )?(?:call|ring|phone|telephone) (?:me|us)\\b`,
+    CALL_WORD,
+  ),
   // "is a real life human available for a chat?", "is a human able to jump in here?",
   // "is there a lady or a gentleman I can talk to?"
   frame(
@@ -339,7 +368,7 @@ const QUESTION_AUX_START = /^(?:will|would|does|do|is|are|can|could)\b/;
 const WHEN_LATER =
   /^[^.?!]{0,40}?\b(?:(?:when|once) (?:it|it's|its|the|my|our|i|we|i'm|we're|this|that)\b|(?:in|by|from|after|before) (?:january|february|march|april|may|june|july|august|september|october|november|december|the new year|the spring|the summer|the autumn|the winter)\b|next (?:week|month|year|time)\b)/;
 const POLITE_IF =
-  /\bif (?:that's|that is|it's|it is) (?:ok|okay|alright|possible|fine|all right)|\bif possible\b|\bif you (?:can|could|don't mind|would|please|are able)\b|\bif (?:there is|there's) (?:one|someone|anyone)\b|\bif you (?:can't|cannot|are unable|aren't able|won't)\b|\bif i (?:could|can|may|might) (?:speak|talk|get|have|be put|be transferred)\b/;
+  /\bif (?:some(?:one|body)|you|your team) (?:could|can|would) (?:please )?(?:call|ring|phone|telephone)\b|\bif (?:that's|that is|it's|it is) (?:ok|okay|alright|possible|fine|all right)|\bif possible\b|\bif you (?:can|could|don't mind|would|please|are able)\b|\bif (?:there is|there's) (?:one|someone|anyone)\b|\bif you (?:can't|cannot|are unable|aren't able|won't)\b|\bif i (?:could|can|may|might) (?:speak|talk|get|have|be put|be transferred)\b/;
 
 const TENTATIVE =
   /\b(?:i|we) (?:might|may)(?: (?:well|just|end up|have to|need to|want to|decide to))? (?:ask|want|need|request|demand|go for|call|ring|talk|speak|get)\b|\b(?:worst case|if it comes to (?:that|it)|if need be|if needed|if necessary|if all else fails)\b[^.?!]{0,20}\b(?:i'll|i will|i'd|i would|i can|i could)\b|\bwere i to\b|\b(?:whether|if) (?:i|we)(?:'ll| will| would|'d)? (?:need|want|have to)\b/;
