@@ -256,7 +256,7 @@ const LEGAL_ELSEWHERE = new RegExp(
   ].join('|'),
 );
 const AGAINST_THE_COMPANY =
-  /\b(?:against (?:you|u|your company|your firm|this company)|sue (?:you|u|your)|suing (?:you|u)|take (?:you|u|this|your company) to|(?:hear|hearing) from (?:my|our) (?:solicitor|lawyer|attorney)|in touch with (?:you|u)|letter before (?:action|claim)|see (?:you|u) in court|legal action|unless you|or else|if you don't|if you do not|damages|compensation|(?:all |any )?(?:further |future )?correspondence|through (?:their|his|her|my|our) (?:office|firm|chambers)|claim form|draft(?:ing|ed|s)? (?:the |a |my )?(?:claim|letter|papers)|court papers|last chance|(?:going|go|take this) to court over)\b/;
+  /\b(?:against (?:you|u|your company|your firm|this company)|writ(?:e|es|ing) to (?:you|u)\b|on my behalf|take this on|(?:you'll|you will) be served|unlawful|illegal|in breach|letter of claim|sue (?:you|u|your)|suing (?:you|u)|take (?:you|u|this|your company) to|(?:hear|hearing) from (?:my|our) (?:solicitor|lawyer|attorney)|in touch with (?:you|u)|letter before (?:action|claim)|see (?:you|u) in court|legal action|unless you|or else|if you don't|if you do not|damages|compensation|(?:all |any )?(?:further |future )?correspondence|through (?:their|his|her|my|our) (?:office|firm|chambers)|claim form|draft(?:ing|ed|s)? (?:the |a |my )?(?:claim|letter|papers)|court papers|last chance|(?:going|go|take this) to court over)\b/;
 
 /** A message that speaks of people, or of the agent not being one. */
 const SPEAKS_OF_PEOPLE = /\b(?:human|humans|person|people|bot|robot|chatbot|computer|machine|script|scripted|automated|ai)\b/;

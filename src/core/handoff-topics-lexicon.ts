@@ -74,6 +74,16 @@ export const POLICY_TOPIC_PATTERNS: readonly TopicPattern[] = [
         '\\b(?:register|registering|record|recording|express|expressing|note|noting)\\b[^.?!]{0,20}\\bdissatisf\\w*|\\bnotice of dissatisf\\w*',
         '\\breport(?:ing)? (?:misconduct|(?:an?|one of your|your) (?:shop |store )?(?:staff|employee|advisor|adviser|engineer|agent|salesman|member of staff))\\b',
         '\\bescalat\\w*\\b[^.?!]{0,20}\\b(?:to|through|under|with)\\b[^.?!]{0,15}\\b(?:procedure|process|compliance|customer relations|head of|senior management|charter|disputes?)\\b',
+        // A complaint asked to be opened, noted or put somewhere: "I'd like a complaint opened about it",
+        // "note it as a complaint", "put a complaint on the account", "a complaint raised against the
+        // sales team", "written notice of complaint", "my complaint to the telecoms regulator".
+        '\\b(?:a|my|the) complaint (?:opened|raised|logged|registered|filed|noted|recorded|started|made|put in|lodged)\\b',
+        '\\b(?:note|noted|handle|handled|mark|marked|class|classed|count|counted|flag|flagged) (?:this |it |that )?(?:down )?as (?:a|an|my) (?:formal |official )?complaint\\b',
+        '\\bput (?:a|my|in a) complaint (?:on|against|in|about)\\b|\\bnotice of (?:complaint|dispute)\\b|\\b(?:start|beginning) of (?:a|my) (?:formal )?complaint\\b',
+        '\\bcomplaint to (?:the |your )?(?:\\w+ )?(?:regulator|ombudsman|ofcom|ofgem|fca|fcc|ftc|cfpb|bbb)\\b|\\bfil(?:e|ed|ing) with (?:the )?(?:fcc|ftc|ofcom|fca|cfpb|bbb|regulator|ombudsman)\\b',
+        '\\bto (?:the |your )?complaints\\b(?! (?:about|from|of|that|i))|\\b(?:dissatisfaction|complaint) (?:recorded|noted|logged|registered) (?:against|on)\\b',
+        '\\bescalat\\w*\\b[^.?!]{0,30}\\bas (?:a|an) (?:formal |official )?complaint\\b|\\b(?:official |formal )?reclamation\\b',
+        '^(?:formal |official )?complaint$',
       ].join('|'),
     ),
   },
@@ -94,6 +104,12 @@ export const POLICY_TOPIC_PATTERNS: readonly TopicPattern[] = [
         '\\b(?:practi[sc]es|practicing|practising) law\\b|\\b(?:drafting|drafted|preparing) (?:the )?(?:papers|letters? before|claim)\\b|\\b(?:let|see you in front of|tell it to) the judge\\b',
         '\\b(?:go(?:es|ing)?|take (?:this|it|you)|bring (?:this|it)(?: matter)?) (?:to|before|in front of) (?:the |a )?(?:court|judge|magistrates?)\\b',
         '\\bfil(?:e|ing) against (?:you|your)\\b|\\bllp\\b|\\b(?:filed|complained|reported \\w+) (?:with|to) the ico\\b',
+        // "a group action", "I'll let a judge decide", "I've issued a claim … you'll be served", "the
+        // letter of claim", "sending the claim to the court".
+        '\\b(?:group|class|collective) (?:action|litigation|claim)\\b|\\b(?:let|have) a judge decide\\b|\\b(?:in front of|before) a judge\\b',
+        "\\b(?:issued|lodged) a claim\\b(?! (?:with|on|through) (?:my|the|our|your) (?:\\w+ )?insur)|\\b(?:you'll|you will|you're going to) be served\\b|\\bletter of claim\\b",
+        '\\bclaim\\b[^.?!]{0,40}\\b(?:to|with|in|at) the (?:county |small claims )?court\\b',
+        "\\b(?:solicitor|lawyer|barrister|attorney|law firm|legal team)\\b[^.?!]{0,60}\\b(?:writ(?:e|es|ing) to (?:you|u)|(?:be )?writing to you|on my behalf|take this on|chambers letterhead)\\b",
       ].join('|'),
     ),
   },
@@ -103,7 +119,7 @@ export const POLICY_TOPIC_PATTERNS: readonly TopicPattern[] = [
     // her ashes", "he's in the churchyard now", "we lost him to covid", "the registrar gave me a reference".
     topic: 'bereavement',
     negatable: false,
-    pre: /\b(?:with us|alive|living|around|here|gone|passed|peace|left us|took|claimed|cremat|burial|buried|memorial|wake|fight|battle|life|make it|peacefully|sleep|ashes|churchyard|crematorium|heaven|ground|cemetery|lost|killed|hospice|hospital|registrar|next of kin)/,
+    pre: /\b(?:with us|alive|living|around|here|gone|passed|peace|left us|took|claimed|cremat|burial|buried|memorial|wake|fight|battle|life|make it|peacefully|sleep|ashes|churchyard|crematorium|heaven|ground|cemetery|lost|killed|hospice|hospital|registrar|next of kin|lord|late|death|dead|die|estate)/,
     re: re(
       [
         `\\b${BEREAVED}\\)?(?:'s|'re|\\s+(?:is|s|was|are|were))\\s+(?:no longer|not|n't|nt)\\s+(?:with us|alive|living|around|here(?=\\s+(?:any\\s?more|now|with us)\\b))\\b`,
@@ -129,6 +145,18 @@ export const POLICY_TOPIC_PATTERNS: readonly TopicPattern[] = [
         '\\b(?:he|she) (?:was|got) killed\\b',
         "\\b(?:went|taken|admitted) into (?:the )?(?:hospice|hospital)\\b[^.?!]{0,40}\\b(?:never|didn't|did not|didnt) (?:came|come|make it) (?:home|out|back)\\b",
         '\\bregistrar\\b|\\bnext of kin\\b',
+        // "went to be with the lord", "me mam's passed over", "she's passed", "lost his life", "the late
+        // Ms Gray", "the date of death", "been dead for a week", "in the ground a fortnight", "didn't
+        // make it" after an illness or an accident, a learner's "my father is die in March".
+        '\\bwent to be with (?:the lord|god|jesus)\\b|\\bgone to (?:heaven|be with (?:the lord|god|jesus))\\b',
+        `\\b${BEREAVED}(?:'s| has| is) passed(?: over| on)?\\b(?=\\s*(?:$|[,.;!?]|and\\b|in\\b|last\\b|my\\b))|\\bpassed over\\b`,
+        "\\b(?:she's|he's|they've|she has|he has) passed\\b(?=\\s*(?:$|[,.;!?]|away\\b|on\\b|my\\b))",
+        '\\blost (?:his|her|their) li(?:fe|ves)\\b|\\bthe late (?:mr|mrs|ms|miss|dr|sir|lady|lord)\\b|\\b(?:my|our|his|her) late (?:wife|husband|partner|mother|father|mum|mam|dad|son|daughter|brother|sister|gran|grandmother|grandfather|nan|friend|uncle|aunt)\\b',
+        '\\b(?:at the )?date of death\\b|\\badministration of (?:the|his|her) estate\\b|\\bpersonal representative of\\b',
+        "\\b(?:had|'d|has|have) been dead (?:for|since)\\b|\\bbeen in the ground\\b",
+        "\\b(?:heart attack|stroke|accident|crash|surgery|operation|cancer|covid|illness)\\b[^.?!]{0,40}\\b(?:didn't|did not|didnt|never) make it\\b",
+        `\\b${RELATION} (?:is|was) die(?:d)?\\b`,
+        `\\b${RELATION} died\\b`,
       ].join('|'),
     ),
   },
