@@ -379,7 +379,7 @@ const table: Record<string, Row[]> = {
     ['be with the lord', 'my nan went to be with the lord on sunday, can we stop her landline', 'policy_topic'],
     ['the late', 'I act for the estate of the late Mr Patel; please freeze the account', 'policy_topic'],
     ['passed over', "me dad's passed over, the phone's in his name", 'policy_topic'],
-    ['did not make it', "it was the cancer in the end, didn't make it to christmas. the account needs closing", 'policy_topic'],
+    ['did not make it', "my uncle had cancer and didn't make it. the account needs closing", 'policy_topic'],
     ['a phone that did not make it', "my phone didn't make it through the wash, can I get a new sim", null],
   ],
   'capitals and order numbers': [
