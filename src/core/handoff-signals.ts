@@ -231,6 +231,11 @@ const TOPIC_NOT_MEANT = new RegExp(
     // Asked for someone else or for a piece of work, not as the customer's own case: "asking for my
     // school project", "for a leaflet", "my neighbour asked me to find it", "nothing to do with you".
     "\\bfor (?:my|a|our) (?:school|uni|university|college|class|course|law) (?:project|assignment|essay|coursework|dissertation)\\b|\\bfor (?:a|our|the) (?:leaflet|article|survey|newsletter|presentation)\\b|\\b(?:my|a) (?:school|uni|college|law) (?:project|assignment|essay)\\b|\\bnothing to do with (?:you|u|your company|my account)\\b|\\b(?:i'm|i am) not having (?:a|any) (?:problem|issue)\\b|\\basking for a friend\\b|\\b(?:my|a) (?:neighbou?r|friend|colleague|mum|mom|dad|gran|nan) asked me (?:to find|to ask|how|what|where|if|whether)\\b",
+    // A funeral as the reason for a trip or a stream, a pension: "off to a funeral in Dublin, is roaming
+    // included", "the memorial service is being streamed", "weddings, christenings, funerals", "a widow's pension".
+    "\\b(?:off|going|travell?ing|away|flying|fly out|driving|back|home|leave) (?:to|for|from) (?:(?:a|an|the) |(?:my|his|her|our|their) (?:\\w+(?:'s)? )?|(?:an? )?(?:old )?\\w+'s )funerals?\\b",
+    '\\b(?:weddings|christenings|baptisms),? (?:and |or )?(?:\\w+, )?funerals\\b|\\b(?:memorial|funeral)(?: service)?(?: for [^.?!]{1,20})? (?:is |will be )?(?:being )?(?:live-?)?stream(?:ed|ing)\\b',
+    "\\bwidow'?s (?:pension|allowance|benefit)\\b",
     '\\b(?:won|lost|had|have|got) (?:my|a|the) (?:small claims? )?case against (?:my|the) (?:old |former |ex[- ]?)?(?:landlord|builder|employer|neighbou?r|tenant|garage|insurer)\\b',
   ].join('|'),
 );
@@ -253,10 +258,13 @@ const LEGAL_ELSEWHERE = new RegExp(
     '\\b(?:case|claim|dispute|proceedings|hearing|tribunal|court (?:case|date|order|summons|hearing)) (?:against|with|for|about) (?:my|a|the|our) (?:old |former |ex[- ]?)?(?:landlord|letting agent|builder|employer|boss|neighbou?r|tenant|garage|insurer|ex|husband|wife|partner|parking ticket|speeding ticket|fine|council|airline|bank)\\b',
     '\\b(?:employment|immigration|benefits|property|tax) tribunal\\b',
     '\\b(?:lasting )?power of attorney\\b|\\blpa\\b|\\b(?:registered|appointed) attorney\\b',
+    // Law as the customer's own trade, a lawyer who only used the line, a witness, a court date for something else.
+    "\\bi(?:'m| am) an? (?:trainee |junior |newly qualified |qualified |practising |practicing )?(?:solicitor|lawyer|barrister|attorney|paralegal)\\b|\\bthe (?:lawyer|solicitor|barrister|attorney) who (?:rented|lived|had|used|was)\\b",
+    "\\b(?:he|she|they|i)(?:'s| is| are|'m| am) a witness\\b|\\bcourt date\\b[^.?!]{0,30}\\b(?:speeding|parking|traffic|jury|divorce|custody|nothing (?:dramatic|serious|to do with you))\\b",
   ].join('|'),
 );
 const AGAINST_THE_COMPANY =
-  /\b(?:against (?:you|u|your company|your firm|this company)|writ(?:e|es|ing) to (?:you|u)\b|on my behalf|take this on|(?:you'll|you will) be served|unlawful|illegal|in breach|letter of claim|sue (?:you|u|your)|suing (?:you|u)|take (?:you|u|this|your company) to|(?:hear|hearing) from (?:my|our) (?:solicitor|lawyer|attorney)|in touch with (?:you|u)|letter before (?:action|claim)|see (?:you|u) in court|legal action|unless you|or else|if you don't|if you do not|damages|compensation|(?:all |any )?(?:further |future )?correspondence|through (?:their|his|her|my|our) (?:office|firm|chambers)|claim form|draft(?:ing|ed|s)? (?:the |a |my )?(?:claim|letter|papers)|court papers|last chance|(?:going|go|take this) to court over)\b/;
+  /\b(?:(?<!\bnot )against (?:you|u|your company|your firm|this company)|writ(?:e|es|ing) to (?:you|u)\b|on my behalf|take this on|(?:you'll|you will) be served|unlawful|illegal|in breach|letter of claim|sue (?:you|u|your)|suing (?:you|u)|take (?:you|u|this|your company) to|(?:hear|hearing) from (?:my|our) (?:solicitor|lawyer|attorney)|in touch with (?:you|u)|letter before (?:action|claim)|see (?:you|u) in court|legal action|unless you|or else|if you don't|if you do not|damages|compensation|(?:all |any )?(?:further |future )?correspondence|through (?:their|his|her|my|our) (?:office|firm|chambers)|claim form|draft(?:ing|ed|s)? (?:the |a |my )?(?:claim|letter|papers)|court papers|last chance|(?:going|go|take this) to court over)\b/;
 
 /** A message that speaks of people, or of the agent not being one. */
 const SPEAKS_OF_PEOPLE = /\b(?:human|humans|person|people|bot|robot|chatbot|computer|machine|script|scripted|automated|ai)\b/;

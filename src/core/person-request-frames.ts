@@ -389,6 +389,11 @@ const ABOUT_THE_OPTION = new RegExp(
     '\\b(?:just )?so i know\\b|\\bfor (?:next time|future reference)\\b|\\bin (?:the )?future\\b',
     // A condition the customer may never meet: "in the event my bank disputes it", "if I'm ever travelling", "only if".
     "\\bin the event\\b|\\bif (?:i|we)(?:'m| am| are)? ever\\b|\\bonly if\\b|\\bonly (?:going to|gonna) ask\\b",
+    // Imagined, counterfactual or for another day: "imagine I wanted a supervisor", "say I was unhappy,
+    // could I…", "if I wasn't at work I'd ring and demand a human", "would I have been better off asking",
+    // "would it be weird to ask", "next time I'll ask for a person", "my plan was: …", "one day", "just in case".
+    "\\bimagine (?:i|if|that)\\b|\\bsay (?:i|if i|we) (?:was|were|wanted|am|got|had|need)\\b|\\bif (?:i|we) (?:wasn't|weren't|wasnt|werent|was not|were not)\\b",
+    "\\bwould (?:i|we) have been better off\\b|\\bwould it be (?:weird|odd|strange|rude|silly|ok|okay|bad)\\b|\\bnext time (?:i|we)\\b|\\bmy plan was\\b|\\bone day\\b|\\bjust in case\\b",
   ].join('|'),
 );
 
