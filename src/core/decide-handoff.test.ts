@@ -599,6 +599,15 @@ const table: Record<string, Row[]> = {
       null,
     ],
   ],
+  'a person asked for again, in few words': [
+    ['the human now', [c('human please'), a('Sure, about a 15 minute wait. Can I help meanwhile?'), c('ok, what is my balance'), a('Your balance is 12.40.'), c('thanks. now the human please')], 'customer_request'],
+    ['get me one', [c('can I have a supervisor'), a('The wait is 30 minutes. Shall I try first?'), c('go on then'), a('I cannot see that discount.'), c('that is why I wanted a supervisor. please get me one')], 'customer_request'],
+    ['book it', [c('I want a manager'), a('A manager can call you back tomorrow. Shall I book that, or can I help now?'), c('book it')], 'customer_request'],
+    ['waiting', [c('agent'), a("I'll connect you. Current wait: about 10 minutes."), c('ok waiting')], 'customer_request'],
+    ['time to wait', [c('a person please'), a('The wait is about 30 minutes.'), c('that is fine, I have time. connect please')], 'customer_request'],
+    ['book, not a person', [c('I want a manager'), a('I can book an engineer for Thursday instead. Shall I book that?'), c('no, forget the manager. book it')], null],
+    ['connect, not a person', [c('a human please'), a('The wait is 20 minutes, or I can help now.'), c('you try'), a('Try restarting the router.'), c('it works now, it will connect me to the wifi. thanks')], null],
+  ],
   'an agent reply that answers nothing': [
     [
       'paraphrased three times past off-topic replies',

@@ -125,6 +125,25 @@ function dropSignals(found: Signal[], index: number, taken: (f: Signal) => boole
 const isTopic = (f: Signal, topic?: Topic): boolean => f.kind === 'policy_topic' && (topic === undefined || f.topic === topic);
 
 
+/** A person asked for again in few words, once one has been asked for in the conversation. */
+const ASKED_AGAIN = new RegExp(
+  [
+    "\\b(?:connect|transfer|queue|pass) (?:me|us)\\b(?! (?:to|through to|on to|onto) (?:the |your |a )?(?:app|website|site|page|link|faq|menu|bot|wifi|wi-fi|internet|network)\\b)",
+    '\\bput (?:me|us) (?:to|through|through to|on to|onto) (?:the|an?|your|one)\\b',
+    '\\bget me one\\b|\\bget (?:me )?(?:one|them) (?:please|pls|plz|now|then)\\b',
+    '\\b(?:the|an?|that|my) (?:human|person|agent|advis[oe]r|supervisor|manager|rep|representative|specialist|real one|human one|callback|call back)\\b[^.?!]{0,20}\\b(?:please|pls|plz|now|after all|anyway|then)\\b',
+    '\\bafter all\\b[^.?!]{0,20}\\b(?:human|person|agent|supervisor|manager|advis[oe]r|callback)\\b',
+    '\\bback to (?:wanting|needing|asking for) (?:the|a|an|one)\\b',
+    '\\bget (?:one of them|them|someone|somebody|one) to (?:message|call|ring|contact|email|text|phone) (?:me|us)\\b',
+  ].join('|'),
+);
+/** An agent reply that offers a person's call or note: "A manager can call you back … Shall I book that?" */
+const PERSON_CALL_OFFERED =
+  /\b(?:manager|supervisor|advis[oe]r|agent|person|human|colleague|someone|somebody|team|specialist)\b[^.?!]{0,60}\b(?:call|ring|phone|contact|message|get back to) you\b|\b(?:leave|pass on|take) (?:a|the) (?:note|message)\b[^.?!]{0,40}\b(?:someone|team|colleague|manager|they)\b|\b(?:book|arrange|schedule) (?:a|the) (?:call ?back|call)\b/;
+/** Taking up that offer: "book it", "leave a note please", "yes do that". */
+const TAKE_UP =
+  /^(?:(?:yes|yeah|yep|ok|okay|sure|fine|please)[,.!]*\s+)?(?:please\s+)?(?:book (?:it|that|one|me in|the call|a call|the callback)|leave (?:a|the) note|(?:yes |ok )?do that|arrange (?:it|that|one)|schedule (?:it|that|one))\b/;
+
 /** The clause after `clause`, with the "but" that split them kept in front ("… but it's 3am"). */
 function nextClause(text: string, clause: Clause, next: Clause | undefined): string | undefined {
   if (next === undefined) return undefined;
@@ -362,6 +381,10 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
   // The agent just stated the wait or offered its own help: the next reply may take that help.
   let alternativePending = false;
   let requestOpen = false;
+  // Whether the customer has asked for a person before in this conversation (then "connect me" asks again).
+  let askedBefore = false;
+  // The agent's last reply, for "book it" after it offered a person's call.
+  let lastAgentNorm = '';
   // What the agent just asked about: a reply that echoes the question answers it, it does not restate.
   let asked: Asked = NOTHING_ASKED;
   // What the customer last asked for, until a tool runs: an agent reply that shares nothing with it answered nothing.
@@ -379,6 +402,7 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
     if (item.role !== 'customer') {
       if (item.role === 'agent') {
         const said = agentSays(item.text);
+        lastAgentNorm = said.norm;
         offerPending = said.offer;
         alternativePending = said.alternative;
         const inKind = lastCustomer === null ? null : answersInKind(said.lower, lastCustomer);
@@ -402,6 +426,7 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
     if (item.request === 'person') {
       signals.push(requestedSignal(item, index));
       requestOpen = true;
+      askedBefore = true;
       offerPending = false;
       alternativePending = false;
       asked = NOTHING_ASKED;
@@ -456,6 +481,13 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
     if (!found.some((f) => f.index === index && (f.kind === 'human_request' || f.kind === 'human_declined'))) {
       const asked = askedForAsOne(clauses, whole);
       if (asked) found.push({ kind: 'human_request', evidence: asked.text, index, offset: asked.start });
+    }
+    // A person asked for again in few words, after an earlier request this conversation ("now the
+    // human please", "please get me one", "connect me", "I'll have the supervisor after all"), or a
+    // person's call taken up when the agent offered one ("book it").
+    if (askedBefore && !found.some((f) => f.index === index && (f.kind === 'human_request' || f.kind === 'human_declined'))) {
+      const again = ASKED_AGAIN.test(whole) || (PERSON_CALL_OFFERED.test(lastAgentNorm) && TAKE_UP.test(whole));
+      if (again && !WITHDRAW.test(whole)) found.push({ kind: 'human_request', evidence: item.text.trim(), index, offset: 0 });
     }
     // A warning sign split over two or three clauses ("I just want it all to stop. Permanently.")
     // is read on each run of neighbouring clauses (each run's reading kept by its text, as a
@@ -525,7 +557,10 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
     lastAsk = whole;
     lastCustomer = whole;
     for (const f of found) {
-      if (f.kind === 'human_request') requestOpen = true;
+      if (f.kind === 'human_request') {
+        requestOpen = true;
+        askedBefore = true;
+      }
       else if (f.kind === 'human_declined' && !found.some((r) => r.kind === 'human_request' && r.offset >= f.offset)) requestOpen = false;
     }
     signals.push(...found);

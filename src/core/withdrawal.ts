@@ -136,6 +136,7 @@ const STILL_WANTED_SOURCE = [
   "\\b(?:i'll|i will|ill|i can|i don't mind|i dont mind|happy to|i'm happy to) (?:just )?(?:wait|hold|hang on|be here|stay in the queue)\\b",
   '\\b(?:queue|add|keep) me\\b|\\bkeep my place\\b|\\bhang on\\b',
   "\\b(?:don't|dont|do not) care how long\\b|\\ball the time in the world\\b",
+  "\\b(?:i have|i've got|ive got|i got|i've|got) (?:the |plenty of )?time\\b|\\bi can wait\\b|\\bno (?:rush|hurry)\\b|\\b(?:stay|keep me|leave me) in (?:the )?(?:chat )?(?:queue|line)\\b|\\bstay in the (?:chat )?queue\\b",
   "\\b(?:espero|esperar[eé]|j'attends|vou esperar|ich warte|ik wacht)\\b",
 ].join('|');
 /** The request kept in so many words: it stands, even beside words that would take the agent's help. */
@@ -152,6 +153,7 @@ export const KEEP_WAITING = new RegExp(
     '\\b(?:put me through|transfer me|connect me|queue me|add me to the queue|pass me on|get me (?:a|the|someone))\\b',
     '\\b(?:yes|yeah|ok|okay|sure|fine|please)[, ]+(?:please )?(?:connect|transfer|do that|put me|the (?:human|person|queue))\\b',
     '^(?:yes|yes please|yeah|yep|ok|okay|sure|fine|please|pls)[.! ]*$',
-    '\\b(?:wait|queue|minutes?|mins?|hours?|human|person|agent|someone|somebody|manager|supervisor|staff|transfer)\\b',
+    '\\b(?:wait|waiting|queue|queueing|queuing|holding|minutes?|mins?|hours?|human|person|agent|someone|somebody|manager|supervisor|staff|transfer)\\b',
+    '\\b(?:connect|transfer) (?:please|pls|plz|now)\\b|\\bgo ahead and (?:connect|transfer|put)\\b',
   ].join('|'),
 );
