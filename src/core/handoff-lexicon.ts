@@ -389,7 +389,8 @@ const PROCEDURE =
  * about the procedure rather than for a person ("do I have to"). The customer's own voice
  * ("I told you", "you said you would") is not reported speech.
  */
-const OWN_VOICE_AGAIN = /\b(?:and|so|but|then|now)\s+(?:i|we)\b[^]*\b(?:can|could|will|would) (?:you|u)\b|\b(?:so|and|then|now)\s+(?:can|could|will|would) (?:you|u)\b/;
+const OWN_VOICE_AGAIN =
+  /\b(?:and|so|but|then|now)\s+(?:i|we)\b[^]*\b(?:can|could|will|would) (?:you|u)\b|\b(?:so|and|then|now)\s+(?:can|could|will|would) (?:you|u)\b/;
 
 export function isReportedBefore(before: string): boolean {
   if (NARRATIVE.test(before) || PROCEDURE.test(before.trim())) return true;

@@ -124,11 +124,10 @@ function dropSignals(found: Signal[], index: number, taken: (f: Signal) => boole
 /** A reserved-topic signal, of one topic or any. */
 const isTopic = (f: Signal, topic?: Topic): boolean => f.kind === 'policy_topic' && (topic === undefined || f.topic === topic);
 
-
 /** A person asked for again in few words, once one has been asked for in the conversation. */
 const ASKED_AGAIN = new RegExp(
   [
-    "\\b(?:connect|transfer|queue|pass) (?:me|us)\\b(?! (?:to|through to|on to|onto) (?:the |your |a )?(?:app|website|site|page|link|faq|menu|bot|wifi|wi-fi|internet|network)\\b)",
+    '\\b(?:connect|transfer|queue|pass) (?:me|us)\\b(?! (?:to|through to|on to|onto) (?:the |your |a )?(?:app|website|site|page|link|faq|menu|bot|wifi|wi-fi|internet|network)\\b)',
     '\\bput (?:me|us) (?:to|through|through to|on to|onto) (?:the|an?|your|one)\\b',
     '\\bget me one\\b|\\bget (?:me )?(?:one|them) (?:please|pls|plz|now|then)\\b',
     '\\b(?:the|an?|that|my) (?:human|person|agent|advis[oe]r|supervisor|manager|rep|representative|specialist|real one|human one|callback|call back)\\b[^.?!]{0,20}\\b(?:please|pls|plz|now|after all|anyway|then)\\b',
@@ -560,8 +559,7 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
       if (f.kind === 'human_request') {
         requestOpen = true;
         askedBefore = true;
-      }
-      else if (f.kind === 'human_declined' && !found.some((r) => r.kind === 'human_request' && r.offset >= f.offset)) requestOpen = false;
+      } else if (f.kind === 'human_declined' && !found.some((r) => r.kind === 'human_request' && r.offset >= f.offset)) requestOpen = false;
     }
     signals.push(...found);
   });

@@ -109,7 +109,7 @@ export const POLICY_TOPIC_PATTERNS: readonly TopicPattern[] = [
         '\\b(?:group|class|collective) (?:action|litigation|claim)\\b|\\b(?:let|have) a judge decide\\b|\\b(?:in front of|before) a judge\\b',
         "\\b(?:issued|lodged) a claim\\b(?! (?:with|on|through) (?:my|the|our|your) (?:\\w+ )?insur)|\\b(?:you'll|you will|you're going to) be served\\b|\\bletter of claim\\b",
         '\\bclaim\\b[^.?!]{0,40}\\b(?:to|with|in|at) the (?:county |small claims )?court\\b',
-        "\\b(?:solicitor|lawyer|barrister|attorney|law firm|legal team)\\b[^.?!]{0,60}\\b(?:writ(?:e|es|ing) to (?:you|u)|(?:be )?writing to you|on my behalf|take this on|chambers letterhead)\\b",
+        '\\b(?:solicitor|lawyer|barrister|attorney|law firm|legal team)\\b[^.?!]{0,60}\\b(?:writ(?:e|es|ing) to (?:you|u)|(?:be )?writing to you|on my behalf|take this on|chambers letterhead)\\b',
       ].join('|'),
     ),
   },

@@ -126,7 +126,18 @@ const CONCEPTS: Readonly<Record<string, readonly string[]>> = {
   merge: ['merge', 'merged', 'combine', 'combined', 'consolidate', 'single bill', 'one bill', 'same bill', 'joint bill'],
   usage: ['usage', 'data', 'gb', 'gig', 'gigs', 'gigabyte', 'allowance', 'minutes', 'texts'],
   device: ['router', 'hub', 'modem', 'handset', 'equipment'],
-  instalments: ['instalment', 'instalments', 'installment', 'installments', 'split', 'in parts', 'two parts', 'in two', 'spread the cost', 'spread it'],
+  instalments: [
+    'instalment',
+    'instalments',
+    'installment',
+    'installments',
+    'split',
+    'in parts',
+    'two parts',
+    'in two',
+    'spread the cost',
+    'spread it',
+  ],
   roaming: ['roaming', 'abroad', 'overseas', 'euro pass', 'travel pass'],
 };
 /** Concepts that say little about what is asked: half weight. */

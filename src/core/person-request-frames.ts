@@ -393,7 +393,7 @@ const ABOUT_THE_OPTION = new RegExp(
     // could I…", "if I wasn't at work I'd ring and demand a human", "would I have been better off asking",
     // "would it be weird to ask", "next time I'll ask for a person", "my plan was: …", "one day", "just in case".
     "\\bimagine (?:i|if|that)\\b|\\bsay (?:i|if i|we) (?:was|were|wanted|am|got|had|need)\\b|\\bif (?:i|we) (?:wasn't|weren't|wasnt|werent|was not|were not)\\b",
-    "\\bwould (?:i|we) have been better off\\b|\\bwould it be (?:weird|odd|strange|rude|silly|ok|okay|bad)\\b|\\bnext time (?:i|we)\\b|\\bmy plan was\\b|\\bone day\\b|\\bjust in case\\b",
+    '\\bwould (?:i|we) have been better off\\b|\\bwould it be (?:weird|odd|strange|rude|silly|ok|okay|bad)\\b|\\bnext time (?:i|we)\\b|\\bmy plan was\\b|\\bone day\\b|\\bjust in case\\b',
   ].join('|'),
 );
 

@@ -41,7 +41,9 @@ export function personRequest(norm: string, next: string | undefined, prev?: str
   const key = `${refusedNext ? '1' : '0'}${butNext ? '1' : '0'}${afterEventuality ? '2' : afterCondition ? '1' : '0'}${norm}`;
   const known = verdicts.get(key);
   if (known !== undefined) return known;
-  const verdict = MIGHT_ASK_FOR_A_PERSON.test(norm) ? readPersonRequest(norm, refusedNext, butNext, afterCondition, afterEventuality) : null;
+  const verdict = MIGHT_ASK_FOR_A_PERSON.test(norm)
+    ? readPersonRequest(norm, refusedNext, butNext, afterCondition, afterEventuality)
+    : null;
   if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
   verdicts.set(key, verdict);
   return verdict;
@@ -193,10 +195,18 @@ const MIGHT_ASK_FOR_A_PERSON = new RegExp(
  * customer would make, and then says why they do not — unless the reason is that they cannot ("but
  * there's no option", "but you won't let me"), which still wants one.
  */
-const COUNTERFACTUAL = /\b(?:i|we)(?:'d| would)(?: (?:just|normally|usually|honestly|probably|happily))? (?:ask|request|demand|call|ring|phone|go for|insist on|speak|talk|get|escalate)\b/;
-const COUNTERFACTUAL_BUT = /^but\b(?![^.?!]*\b(?:no (?:way|option|button|number|link)|there(?:'s| is) no|(?:can't|cannot|can not|couldn't) (?:find|see|get|reach)|(?:won't|wont|doesn't|does not|don't|do not) let|not allowed|isn't an option|is not an option)\b)/;
+const COUNTERFACTUAL =
+  /\b(?:i|we)(?:'d| would)(?: (?:just|normally|usually|honestly|probably|happily))? (?:ask|request|demand|call|ring|phone|go for|insist on|speak|talk|get|escalate)\b/;
+const COUNTERFACTUAL_BUT =
+  /^but\b(?![^.?!]*\b(?:no (?:way|option|button|number|link)|there(?:'s| is) no|(?:can't|cannot|can not|couldn't) (?:find|see|get|reach)|(?:won't|wont|doesn't|does not|don't|do not) let|not allowed|isn't an option|is not an option)\b)/;
 
-function readPersonRequest(norm: string, refusedNext: boolean, butNext: boolean, afterCondition: boolean, afterEventuality: boolean): Verdict {
+function readPersonRequest(
+  norm: string,
+  refusedNext: boolean,
+  butNext: boolean,
+  afterCondition: boolean,
+  afterEventuality: boolean,
+): Verdict {
   let requested = false;
   let declined = false;
   const bare = BARE_REQUEST.exec(norm);
