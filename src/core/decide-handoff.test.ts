@@ -155,6 +155,7 @@ const table: Record<string, Row[]> = {
   'reported speech': [
     ['airport agent', 'the agent at the airport said I should ask for a manager', null],
     ['friend told me', 'my friend told me to ask for a manager', null],
+    ['is saying', 'my bf is saying i should ask to speak to ur manager but i think i misread it. is £35 the total?', null],
     [
       'what the bill says, then the customer again',
       'the bill says i owe forty two and i always pay by direct debit so i do not get it can you put me through to a real person',
@@ -385,6 +386,9 @@ const table: Record<string, Row[]> = {
     ['a pension', "I get a widow's pension, does that count for the social tariff?", null],
     ['own trade', "I'm a trainee solicitor, can my number move to my firm's account?", null],
     ['a witness, not against you', "I'm a witness in a court case (not against you!) and need my call records", null],
+    ['a flatmate', 'my flatmate died last month and the broadband is in his name', 'policy_topic'],
+    ['a heart attack weeks ago', "dad had a heart attack three weeks ago and didn't make it, mum wants the contract ended", 'policy_topic'],
+    ['a heart attack now', 'my dad is having a heart attack, the line is dead', 'safety'],
     ['a phone that did not make it', "my phone didn't make it through the wash, can I get a new sim", null],
   ],
   'capitals and order numbers': [

@@ -334,7 +334,7 @@ export function isNegatedBefore(before: string): boolean {
 }
 
 const REPORTER =
-  /\b(?:said|says|say|told|tells|tell|mentioned|suggested|suggests|advised|advises|recommended|recommends|explained|claimed|claims|insisted|warned|reckons|thinks|thought|promised|instructed|informed|asked me|wanted me|wants me)\b/g;
+  /\b(?:said|says|say|saying|told|tells|tell|telling|mentioned|suggested|suggests|advised|advises|recommended|recommends|explained|claimed|claims|insisted|warned|reckons|thinks|thought|promised|instructed|informed|asked me|wanted me|wants me)\b/g;
 const ADVERB = new Set([
   'already',
   'just',

@@ -7,7 +7,7 @@
 const re = (source: string) => new RegExp(source);
 
 const RELATION =
-  '(?:mother|mom|mum|mommy|mummy|mama|father|dad|daddy|papa|husband|wife|partner|spouse|son|daughter|child|kid|baby|brother|sister|sibling|grandmother|grandma|granny|nan|nana|grandfather|grandpa|grandad|granddad|aunt|auntie|uncle|cousin|fianc[eé]e?|parent|parents|boyfriend|girlfriend|nephew|niece|stepfather|stepmother|stepdad|stepmom|stepmum|(?:mother|father|son|daughter|brother|sister)[\\s-]in[\\s-]law|best friend|friend|loved one|family member|grandson|granddaughter|grandchild)';
+  '(?:mother|mom|mum|mommy|mummy|mama|father|dad|daddy|papa|husband|wife|partner|spouse|son|daughter|child|kid|baby|brother|sister|sibling|grandmother|grandma|granny|nan|nana|grandfather|grandpa|grandad|granddad|aunt|auntie|uncle|cousin|fianc[eé]e?|parent|parents|boyfriend|girlfriend|nephew|niece|stepfather|stepmother|stepdad|stepmom|stepmum|(?:mother|father|son|daughter|brother|sister)[\\s-]in[\\s-]law|best friend|friend|loved one|family member|grandson|granddaughter|grandchild|flatmate|housemate|roommate|carer|colleague|neighbou?r|landlord|lodger|tenant)';
 // "passed" of a person, not of an exam or a car passing by.
 const PASSED = 'passed(?!\\s+(?:the|my|an?|his|her|our|their|your|its|through|by|out|it|me|us|him|them|on to|along|over)\\b)';
 

@@ -490,7 +490,7 @@ export const SAFETY_FAMILIES: readonly SafetyFamily[] = [
 
 /** "My dad had a heart attack last year": an emergency told as past history is not one now. */
 export const MEDICAL_HISTORY =
-  /\b(?:last (?:year|month|week|summer|winter|spring|autumn)|(?:a few |two |three |\d+ )?(?:years?|months?) ago|in (?:19|20)\d\d|used to|recovered|history of|back in)\b/;
+  /\b(?:last (?:year|month|week|summer|winter|spring|autumn)|(?:a few |two |three |\d+ )?(?:years?|months?) ago|(?:a|one|two|three|four|five|six|a few|a couple of|\d+) (?:weeks?|days?) ago|in (?:19|20)\d\d|used to|recovered|history of|back in)\b/;
 
 /** "I nearly had a heart attack when I saw the bill": a figure of speech, not an emergency. */
 export const MEDICAL_HYPERBOLE =
