@@ -603,6 +603,20 @@ const table: Record<string, Row[]> = {
       null,
     ],
   ],
+  'a command told again inside longer messages': [
+    [
+      'thanks, sarcastic',
+      [
+        c('Oh great, another month, another paper bill fee. Remove the paper bill fee.'),
+        a('Paper bills are posted on the 2nd.'),
+        c('Wow, so helpful. I switched to email a year ago. Take off the paper bill fee.'),
+        a('Switching to paperless is easy in the app!'),
+        c('I DID switch. Remove the paper bill fee.'),
+      ],
+      'frustration_and_loop',
+    ],
+    ['thanks, meant', [c('Great, thanks, remove the paper bill fee'), a('Done, the fee is removed.'), c('thanks, that is all')], null],
+  ],
   'a person asked for again, in few words': [
     [
       'the human now',

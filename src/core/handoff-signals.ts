@@ -82,7 +82,7 @@ function frustration(clauses: readonly Clause[], text: string, whole: string): C
   }
   // Clause splitting drops punctuation, so "!!!" and shouting are judged on the whole message.
   // "OK THANKS" in capitals closes the conversation; it is not shouting at anyone.
-  const closing = GRATITUDE.test(whole) && !STILL_A_PROBLEM.test(whole);
+  const closing = GRATITUDE.test(whole) && !STILL_A_PROBLEM.test(whole) && !TOLD_TO_DO.test(whole);
   if (/[!?]{3,}|!{2,}/.test(text) || (isShouting(text) && !closing)) return { text, start: 0 };
   return undefined;
 }
@@ -123,6 +123,13 @@ function dropSignals(found: Signal[], index: number, taken: (f: Signal) => boole
 
 /** A reserved-topic signal, of one topic or any. */
 const isTopic = (f: Signal, topic?: Topic): boolean => f.kind === 'policy_topic' && (topic === undefined || f.topic === topic);
+
+/**
+ * A sentence that tells the agent to do something ("Remove the 10 late fee.", "put my discount back
+ * on"): a message with one asks, however thankful it sounds ("Oh great, another late fee … Remove it").
+ */
+const TOLD_TO_DO =
+  /(?:^|[.!?]\s*|,\s*(?:so |now |just )?)(?:please |pls |just |now )?(?:remove|take (?:off|it off|the|them off)|cancel|refund|fix|correct|put (?:it|my|the|them) back|give (?:me )?(?:back|my)|send|email|apply|close|stop (?:billing|charging|sending)|lower|reduce|restore|mark|wipe|return|credit|update)\b/;
 
 /** A person asked for again in few words, once one has been asked for in the conversation. */
 const ASKED_AGAIN = new RegExp(
@@ -531,7 +538,7 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
     )
       found.push({ kind: 'human_declined', evidence: item.text.trim(), index, offset: 0 });
     // A message that asks for a person, raises safety, or only says thanks restates no intent.
-    const closing = GRATITUDE.test(whole) && !STILL_A_PROBLEM.test(whole);
+    const closing = GRATITUDE.test(whole) && !STILL_A_PROBLEM.test(whole) && !TOLD_TO_DO.test(whole);
     if (!closing && !found.some((s) => s.kind === 'human_request' || s.kind === 'safety')) {
       const at = { evidence: item.text.trim(), index, offset: 0 };
       const named = namedIntents.filter((intent) => !asked.intents.includes(intent));
