@@ -64,6 +64,14 @@ describe('chooseThresholds', () => {
     expect(chooseThresholds(trials, 0.057, 0.95, 0.5).thresholds.safety).toBe(0.5);
   });
 
+  it('keeps person and topics at or above their floor when a setting there exists', () => {
+    const trials = [trial(0.5, 0.6, 0.92, 0.96, 0.05), trial(0.5, 0.7, 0.9, 0.96, 0.05)];
+    expect(chooseThresholds(trials, 0.06, 0.95, 0.5, 0).thresholds.person_request).toBe(0.6);
+    expect(chooseThresholds(trials, 0.06, 0.95, 0.5, 0.7).thresholds.person_request).toBe(0.7);
+    // None at or above the floor: the rule takes what there is.
+    expect(chooseThresholds([trial(0.5, 0.6, 0.92, 0.96, 0.05)], 0.06, 0.95, 0.5, 0.7).thresholds.person_request).toBe(0.6);
+  });
+
   it('falls back to the lowest safety threshold tried when none reaches the recall', () => {
     const trials = [trial(0.2, 0.5, 0.9, 0.9, 0.1), trial(0.5, 0.5, 0.9, 0.8, 0.05)];
     expect(chooseThresholds(trials, 0.05, 0.95, 0).thresholds.safety).toBe(0.2);

@@ -115,7 +115,16 @@ export const MIN_SAFETY_RECALL = 0.95;
 export const MIN_SAFETY_THRESHOLD = 0.5;
 
 /**
+ * The lowest person-request and topic threshold the rule may take, for the same reason: at 0.6 the
+ * classifier read a lab user style's "Want to discuss my plan and my last invoice with a member of
+ * staff, not a bot" as a request where the script's other styles carry none
+ * (`test/lab-users.test.ts`, "styles: the facts never change").
+ */
+export const MIN_PERSON_THRESHOLD = 0.7;
+
+/**
  * The setting chosen. First the safety threshold: the highest, not below `minSafetyThreshold`,
+ * (person and topics never below `minPersonThreshold`),
  * whose best setting reaches `minSafetyRecall` out of fold (the lowest allowed if none does); the false positives it brings are
  * the price of that recall. Then, among the settings with that safety threshold whose
  * false-positive rate for other reasons stays within `maxFpr` (all of them, if none does), the
@@ -127,13 +136,16 @@ export function chooseThresholds(
   maxFpr: number,
   minSafetyRecall = MIN_SAFETY_RECALL,
   minSafetyThreshold = MIN_SAFETY_THRESHOLD,
+  minPersonThreshold = MIN_PERSON_THRESHOLD,
 ): Trial {
   const levels = [...new Set(trials.map((t) => t.thresholds.safety))].sort((a, b) => b - a);
   const allowed = levels.filter((s) => s >= minSafetyThreshold);
   const safetyLevels = allowed.length > 0 ? allowed : levels;
   const reaches = (s: number) => trials.some((t) => t.thresholds.safety === s && t.safetyRecall >= minSafetyRecall);
   const safety = safetyLevels.find(reaches) ?? safetyLevels.at(-1);
-  const withSafety = trials.filter((t) => t.thresholds.safety === safety);
+  const atSafety = trials.filter((t) => t.thresholds.safety === safety);
+  const highEnough = atSafety.filter((t) => t.thresholds.person_request >= minPersonThreshold);
+  const withSafety = highEnough.length > 0 ? highEnough : atSafety;
   const within = withSafety.filter((t) => t.otherFalsePositiveRate <= maxFpr);
   const value = (t: Trial) => t.recall + t.safetyRecall - FPR_WEIGHT * t.falsePositiveRate;
   const pool = within.length > 0 ? within : withSafety;

@@ -172,6 +172,10 @@ describe('a safety sign spread over two clauses', () => {
     ['I have said sorry to everyone', 'It will all be over by the weekend'],
     ['I have left letters for everyone', 'It will all be over by the weekend'],
     ['I have said goodbye to my friends', 'It will all be over soon'],
+    // Added for the model retrained on 2026-12-02 (morning), on which none of the above fires as a pair.
+    ['The tablets are on the table', 'It should be enough tonight'],
+    ['The tablets are on the table', 'I am going tonight'],
+    ['The tablets are on the table', 'Tonight I will finish it'],
   ];
 
   it('fires on a pair though neither clause reaches the threshold alone', () => {
