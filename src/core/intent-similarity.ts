@@ -372,12 +372,17 @@ export const SAME_INTENT_AFTER_FALLBACK = 0.25;
 export function createIntentLog(): {
   keyOf(norm: string, fallbackKey: string, options: { afterFallback: boolean; afterAnswer?: boolean; asked: IntentVector }): string;
 } {
-  const prior: Array<{ key: string; vector: IntentVector; parts: IntentVector[] }> = [];
+  // Each turn's sentences are read only when a later turn needs them (no whole-turn match).
+  const prior: Array<{ key: string; vector: IntentVector; parts: () => IntentVector[] }> = [];
+  const lazy = (norm: string, asked: IntentVector) => {
+    let parts: IntentVector[] | undefined;
+    return () => (parts ??= sentenceVectors(norm, asked));
+  };
   return {
     keyOf(norm, fallbackKey, { afterFallback, afterAnswer = false, asked }) {
       // What the agent just asked about is an answer when echoed, not a restatement.
       const vector = new Map([...intentVector(norm)].filter(([k]) => !asked.has(k)));
-      const parts = sentenceVectors(norm, asked);
+      const parts = lazy(norm, asked);
       let key: string | undefined;
       const latest = prior[prior.length - 1];
       // Marked as the same again, or as a correction of what the agent made of it.
@@ -394,7 +399,7 @@ export function createIntentLog(): {
         // sentence of each, of two or more concepts, nearly the same (not after an answer in kind).
         if (key === undefined && !afterAnswer) {
           for (const p of prior) {
-            const s = bestPairSimilarity(p.parts, parts);
+            const s = bestPairSimilarity(p.parts(), parts());
             if (s >= SAME_SENTENCE && s > best) [best, key] = [s, p.key];
           }
         }
