@@ -338,28 +338,6 @@ export const SAME_WORDS = 0.85;
 export const AGENT_FALLBACK =
   /\b(?:not (?:sure|able to) (?:i )?understand|(?:didn't|did not|don't|do not) (?:quite )?(?:understand|catch|get) (?:that|you|what)|(?:can|could) you (?:try asking|rephrase|say that again|provide more details|tell me (?:a bit |a little )?more|give me more details)|anything else you can share|try asking in a different way|not able to find that|something went wrong|what was your question|how can i help(?: you)?(?: with your account)?(?: today)?|which of these is it about|help article|manage your account from|i can help with [a-z, ]+ and [a-z]+\b(?=\.|\s*which)|could you (?:please )?clarify)\b/;
 
-/** Two sentences this close, each of two or more concepts, state one request even inside longer messages. */
-export const SAME_SENTENCE = 0.75;
-
-/** The vectors of a text's sentences of two or more concepts, without what the agent just asked about. */
-function sentenceVectors(norm: string, asked: IntentVector): IntentVector[] {
-  const pieces = norm.split(/[.!?;]+|\s+(?:but|and then|so)\s+/);
-  if (pieces.length < 2) return [];
-  const out: IntentVector[] = [];
-  for (const piece of pieces) {
-    const v = new Map([...intentVector(piece.trim())].filter(([k]) => !asked.has(k)));
-    if (v.size >= 2) out.push(v);
-  }
-  return out;
-}
-
-/** The highest cosine between a sentence of one message and a sentence of another (or the whole of either). */
-function bestPairSimilarity(a: readonly IntentVector[], b: readonly IntentVector[]): number {
-  let best = 0;
-  for (const x of a) for (const y of b) best = Math.max(best, intentSimilarity(x, y));
-  return best;
-}
-
 /** The threshold for one intent: lower after an agent fallback, where a restatement in other words is expected. */
 export const SAME_INTENT = 0.5;
 export const SAME_INTENT_AFTER_FALLBACK = 0.25;
@@ -372,17 +350,11 @@ export const SAME_INTENT_AFTER_FALLBACK = 0.25;
 export function createIntentLog(): {
   keyOf(norm: string, fallbackKey: string, options: { afterFallback: boolean; afterAnswer?: boolean; asked: IntentVector }): string;
 } {
-  // Each turn's sentences are read only when a later turn needs them (no whole-turn match).
-  const prior: Array<{ key: string; vector: IntentVector; parts: () => IntentVector[] }> = [];
-  const lazy = (norm: string, asked: IntentVector) => {
-    let parts: IntentVector[] | undefined;
-    return () => (parts ??= sentenceVectors(norm, asked));
-  };
+  const prior: Array<{ key: string; vector: IntentVector }> = [];
   return {
     keyOf(norm, fallbackKey, { afterFallback, afterAnswer = false, asked }) {
       // What the agent just asked about is an answer when echoed, not a restatement.
       const vector = new Map([...intentVector(norm)].filter(([k]) => !asked.has(k)));
-      const parts = lazy(norm, asked);
       let key: string | undefined;
       const latest = prior[prior.length - 1];
       // Marked as the same again, or as a correction of what the agent made of it.
@@ -395,17 +367,9 @@ export function createIntentLog(): {
           const s = intentSimilarity(p.vector, vector);
           if (s >= threshold && s > best) [best, key] = [s, p.key];
         }
-        // The same command inside a longer message ("Wow, so helpful. … Take off the late fee."): one
-        // sentence of each, of two or more concepts, nearly the same (not after an answer in kind).
-        if (key === undefined && !afterAnswer) {
-          for (const p of prior) {
-            const s = bestPairSimilarity(p.parts(), parts());
-            if (s >= SAME_SENTENCE && s > best) [best, key] = [s, p.key];
-          }
-        }
       }
       key ??= fallbackKey;
-      prior.push({ key, vector, parts });
+      prior.push({ key, vector });
       return key;
     },
   };
