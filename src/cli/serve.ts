@@ -67,8 +67,8 @@ export async function serve(options: ServeOptions): Promise<void> {
   if (recovered.turns + recovered.handoffs > 0) log.info(recovered, 'recovered work a previous process left');
   // The router's timers are durable jobs on the store's own job queue (a table in the SQLite file,
   // graphile-worker on PostgreSQL): each deadline fires once, in whichever process runs its job;
-  // what came due while no process ran fires at start.
-  // Router timers are light (one sweep each): two at a time, and few connections beside the store's pool.
+  // what came due while no process ran fires at start. Each job is one sweep: two at a time, and
+  // few connections beside the store's pool.
   const jobs = await jobQueueFor(store, {
     concurrency: 2,
     poolSize: 4,
