@@ -12,7 +12,7 @@ import { REFUSAL, hasRequestLead, isNegatedBefore, isReportedBefore, isThirdPart
 import { THING_DIED, TRADE_VERB } from './handoff-topics-lexicon.js';
 import { anchorWord, scoreClause, SAFETY_TOPIC_HEADS, type FiringHead, type HandoffModel } from './handoff-classifier.js';
 import { PAST_HABIT, isCondition, isEventuality, isHypothetical } from './person-request-frames.js';
-import { MEDICAL_HISTORY, MEDICAL_HYPERBOLE, SAFETY_IDIOM } from './safety-lexicon.js';
+import { MEDICAL_CARE, MEDICAL_HISTORY, MEDICAL_HYPERBOLE, SAFETY_IDIOM } from './safety-lexicon.js';
 import { allMatches } from './all-matches.js';
 import { lettersOnly } from './text-features.js';
 import type { Signal } from './handoff-signals.js';
@@ -157,8 +157,9 @@ export function classifierSignals(
       outsideFigures(model, norm, p.safety) >= thresholds.safety
     ) {
       const topic = SAFETY_TOPIC_HEADS.reduce((a, b) => (p[b] > p[a] ? b : a));
-      // The lexicon's guards on medical figures of speech ("dying to know") and history hold here too.
-      if (!(topic === 'medical' && (MEDICAL_HYPERBOLE.test(norm) || MEDICAL_HISTORY.test(norm)))) {
+      // The lexicon's guards on medical figures of speech ("dying to know") and history hold here
+      // too, and an illness given as the reason for a plan is no emergency.
+      if (!(topic === 'medical' && notAnEmergency(norm, message?.canonical))) {
         out.push({ kind: 'safety', topic, ...at('safety') });
         fired.safety = true;
       }
@@ -190,7 +191,7 @@ export function classifierSignals(
       const scores = scoreClause(model, norm);
       const p = scores.probability;
       const topic = SAFETY_TOPIC_HEADS.reduce((x, y) => (p[y] > p[x] ? y : x));
-      if (p.safety < thresholds.safety || (topic === 'medical' && (MEDICAL_HYPERBOLE.test(norm) || MEDICAL_HISTORY.test(norm)))) continue;
+      if (p.safety < thresholds.safety || (topic === 'medical' && notAnEmergency(norm, message.canonical))) continue;
       if (outsideFigures(model, norm, p.safety) < thresholds.safety) continue;
       // A danger denied is not read over a pair either ("these get reversed, I am not threatening anything").
       const w = anchorWord(model, scores.features, 'safety');
@@ -211,3 +212,8 @@ export function classifierSignals(
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
+
+/** A medical reading that is a figure of speech, past history, or an illness given as the reason for a plan (read on the whole message). */
+function notAnEmergency(norm: string, whole: string | undefined): boolean {
+  return MEDICAL_HYPERBOLE.test(norm) || MEDICAL_HISTORY.test(norm) || (whole !== undefined && MEDICAL_CARE.test(whole));
+}

@@ -692,12 +692,58 @@ const table: Record<string, Row[]> = {
       'loop_detected',
     ],
     [
-      'an apology engages',
+      // No word in common, and the agent's replies move nothing: each turn goes on with the one before.
+      'said three ways with no word in common, past replies that do nothing',
+      [
+        c('my landlord wants a letter proving I pay you'),
+        a('Our broadband is rated five stars.'),
+        c('I need something official on paper showing the account is mine'),
+        a('You can manage your account in the app.'),
+        c('is there a document you can post that confirms who the bill payer is'),
+      ],
+      'loop_detected',
+    ],
+    [
+      'a new question marked as new, after a reply that did nothing',
+      [
+        c('my landlord wants a letter proving I pay you'),
+        a('Our broadband is rated five stars.'),
+        c('never mind that, when is my next bill due'),
+        a('You can see your bills in the app.'),
+        c('also how do I add my partner as a second contact'),
+      ],
+      null,
+    ],
+    [
+      'the reply taken, and something else asked',
+      [
+        c('why did my bill go up'),
+        a('The annual price rise started in April.'),
+        c('fair enough. what plans are cheaper than mine'),
+        a('Lite 10GB is the cheapest plan.'),
+        c('ok, can you tell me the data allowance on it'),
+      ],
+      null,
+    ],
+    [
+      // Sympathy alone moves nothing: the same request a third time is a loop.
+      'an apology that does nothing',
       [
         c('my refund has not arrived'),
         a("I'm sorry about the wait."),
         c('the refund for the returned router, it is not in my account'),
         a('I understand how frustrating that is.'),
+        c('i just want to know where the money went'),
+      ],
+      'loop_detected',
+    ],
+    [
+      'an apology with an action engages',
+      [
+        c('my refund has not arrived'),
+        a("I'm sorry about the wait, let me check where it is."),
+        c('the refund for the returned router, it is not in my account'),
+        a("I understand. I've chased it with the bank today."),
         c('i just want to know where the money went'),
       ],
       null,

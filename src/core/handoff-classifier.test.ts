@@ -1,3 +1,4 @@
+import { MEDICAL_CARE } from './safety-lexicon.js';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_DECIDER_POLICY } from './decider-policy.js';
@@ -200,5 +201,23 @@ describe('a safety sign spread over two clauses', () => {
   it('does not join a harmless clause to a harmless clause', () => {
     expect(decide('I know who gets the spare SIM. The promotion will all be over by the weekend.').handoff).toBe(false);
     expect(decide('I have counted out what is left of my receipts. It should be enough for the claim.').handoff).toBe(false);
+  });
+});
+
+describe('an illness given as the reason for a plan', () => {
+  it.each([
+    'my mother is really sick and i need to get back home sooner to take care of her',
+    'my dad has been ill so i want to fly out earlier to be with him',
+    "my son's poorly and i have to go home, can i change the booking",
+  ])('is no emergency: %s', (text) => {
+    expect(MEDICAL_CARE.test(text)).toBe(true);
+  });
+  it.each([
+    'my mother is really sick, she collapsed and i need to get home',
+    'my dad is ill and not breathing properly, i need to go home',
+    'my wife is sick and we called an ambulance, i need to fly back',
+    'my mother is really sick',
+  ])('is still read for an emergency: %s', (text) => {
+    expect(MEDICAL_CARE.test(text)).toBe(false);
   });
 });

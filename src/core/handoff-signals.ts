@@ -7,6 +7,7 @@ import {
   OWN_MATTER,
   THEIR_MATTER,
   FRUSTRATION,
+  ACCEPTS,
   GRATITUDE,
   POLICY_TOPIC_PATTERNS,
   PROBLEM_FRAME,
@@ -15,6 +16,7 @@ import {
   THING_DIED,
   isIntentWord,
   isRequestWord,
+  isEmphatic,
   isShouting,
   stem,
 } from './handoff-topics-lexicon.js';
@@ -83,7 +85,7 @@ function frustration(clauses: readonly Clause[], text: string, whole: string): C
   // Clause splitting drops punctuation, so "!!!" and shouting are judged on the whole message.
   // "OK THANKS" in capitals closes the conversation; it is not shouting at anyone.
   const closing = GRATITUDE.test(whole) && !STILL_A_PROBLEM.test(whole) && !TOLD_TO_DO.test(whole);
-  if (/[!?]{3,}|!{2,}/.test(text) || (isShouting(text) && !closing)) return { text, start: 0 };
+  if (/[!?]{3,}|!{2,}/.test(text) || ((isShouting(text) || isEmphatic(text)) && !closing)) return { text, start: 0 };
   return undefined;
 }
 
@@ -323,6 +325,8 @@ interface AgentSays {
   fallback: boolean;
   /** It asks nothing and engages with nothing, so it may have answered nothing (judged against what was asked). */
   mayAnswerNothing: boolean;
+  /** It neither acts, nor gives steps, a finding or a refusal, nor asks anything (see {@link movesNothing}). */
+  movesNothing: boolean;
   /** It asks a question. */
   asks: boolean;
   stems: ReadonlySet<string>;
@@ -353,6 +357,7 @@ const agentSays = memoByText((text: string): AgentSays => {
     alternative: AGENT_ALTERNATIVE.test(norm),
     fallback: AGENT_FALLBACK.test(norm),
     mayAnswerNothing: !asks && !ENGAGES.test(norm),
+    movesNothing: movesNothing(norm),
     asks,
     stems: stemsOf(norm),
   };
@@ -399,6 +404,8 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
   let lastCustomer: string | null = null;
   let answeredPending = false;
   let unansweredPending = false;
+  // The agent's reply since the customer's last request neither answered, acted, asked nor engaged.
+  let ignoredPending = false;
   items.forEach((item, index) => {
     if (item.role === 'tool') {
       signals.push(...toolSignals(item, index, policy));
@@ -419,6 +426,10 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
         if (answered && !said.fallback) answeredPending = true;
         // A question answered with nothing of its kind: the customer will likely ask it again in other words.
         if (inKind === 'unanswered' && !answeredPending) unansweredPending = true;
+        // A reply that moved nothing (no answer in kind, no action, no question): the customer's next
+        // turn, unless it says it asks something new, goes on with the same request, whatever its words.
+        ignoredPending =
+          !said.fallback && lastAsk !== null && !answered && inKind !== 'specific' && !said.offer && !said.alternative && said.movesNothing;
         // A fallback ("can you try asking in a different way?") asks about nothing in particular.
         asked =
           said.asks && !fallbackPending
@@ -538,7 +549,7 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
     )
       found.push({ kind: 'human_declined', evidence: item.text.trim(), index, offset: 0 });
     // A message that asks for a person, raises safety, or only says thanks restates no intent.
-    const closing = GRATITUDE.test(whole) && !STILL_A_PROBLEM.test(whole) && !TOLD_TO_DO.test(whole);
+    const closing = (GRATITUDE.test(whole) || ACCEPTS.test(whole)) && !STILL_A_PROBLEM.test(whole) && !TOLD_TO_DO.test(whole);
     if (!closing && !found.some((s) => s.kind === 'human_request' || s.kind === 'safety')) {
       const at = { evidence: item.text.trim(), index, offset: 0 };
       const named = namedIntents.filter((intent) => !asked.intents.includes(intent));
@@ -550,6 +561,7 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
           const key = intents.keyOf(whole, [...stems].sort().join(' '), {
             afterFallback: fallbackPending || unansweredPending,
             afterAnswer: answeredPending,
+            continues: ignoredPending && words(whole).length >= 3 && !NEW_TOPIC.test(whole),
             asked: asked.vector,
           });
           found.push({ kind: 'intent', intent: key, ...at });
@@ -560,6 +572,7 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
     fallbackPending = false;
     answeredPending = false;
     unansweredPending = false;
+    ignoredPending = false;
     lastAsk = whole;
     lastCustomer = whole;
     for (const f of found) {
@@ -610,6 +623,49 @@ function answersNothing(reply: string, ask: string): boolean {
   const asked = intentVector(ask);
   return asked.size > 0 && intentSimilarity(intentVector(reply), asked) < NON_ANSWER;
 }
+
+/** A question the agent asks back, not a closing formula ("anything else I can help with?"). */
+const CLOSING_QUESTION =
+  /\b(?:anything else|something else|any other (?:questions?|way)|help with anything|else i can (?:help|do))\b[^?]*\?/g;
+/**
+ * Whether an agent's reply, whatever it was asked, moves nothing: it neither reports, announces
+ * or offers an action, nor gives steps, a finding or a refusal, nor asks the customer anything
+ * ("Your plan is Fibre 300." to "can I swap my router?"). Whether it answered in kind is judged
+ * apart, against the question.
+ */
+function movesNothing(norm: string): boolean {
+  if (ACTS.test(norm) || STEPS.test(norm)) return false;
+  return !norm.replace(CLOSING_QUESTION, ' ').includes('?');
+}
+const DONE_WORDS =
+  'done|updated|sent|cancell?ed|refunded|applied|booked|added|removed|changed|switched|moved|set|scheduled|arranged|processed|raised|logged|reset|unlocked|blocked|barred|paused|waived|credited|ordered|posted|emailed|texted|fixed|sorted|requested';
+/**
+ * A reply that reports, announces or offers what is done about the request, or says it cannot
+ * be. An apology or a statement of what the customer could do ("You can pay online.") is not
+ * enough: agents that miss the point say both.
+ */
+const ACTS = new RegExp(
+  [
+    // The agent itself, doing or about to: "I've sent it", "let me check", "I can offer 10%".
+    "\\b(?:i|we)(?:'ve| have| had|'ll| will|'m going to| am going to| can| could| just)\\b|\\blet me\\b|\\bone moment\\b|\\b(?:checking|looking into)\\b",
+    // Reported as done: "Done.", "Sent to your email.", "It has been cancelled", "is now on".
+    `(?:^|[.!;]\\s+)(?:${DONE_WORDS})\\b`,
+    `\\b(?:has|have) been (?:${DONE_WORDS})\\b|\\b(?:is|are) now\\b`,
+    // An answer, a consent or a refusal: "Yes, …", "OK.", "No, …", "that isn't possible", "we can't".
+    "^(?:yes|yeah|yep|no|nope|ok|okay|sure|of course|certainly|no problem|will do|right away)\\b|\\b(?:can't|cannot|unable|won't|isn't possible|not possible|unfortunately)\\b",
+    // What was found or why: "I see it: …", "That's the annual price change", "£15, £12 and £8."
+    "\\bi (?:can )?see\\b|^(?:that's|that is|that was|it's|it is|it was|this is|they're|they are|these are|because|due to)\\b|^(?:[£$€]|\\d|one|two|three|four|five|six|seven|eight|nine|ten)\\b",
+  ].join('|'),
+);
+/** Steps to follow: "Hold the home button for 5 seconds", "Let's try again", "It's under Account > Plan". */
+const STEPS =
+  /(?:^|[.!]\s+)(?:go to|log in|sign in|open|tap|click|press|select|choose|enter|type|turn|switch|hold|unplug|plug|restart|reset|update|try|let's|check)\b|\w >\s?\w|\bshould (?:fix|sort|solve)\b/;
+/**
+ * A turn that says it asks something new ("also", "another question", "never mind"), or takes
+ * the reply first ("ok so", "oh right.", "fair enough.", "found it."), unless it objects ("ok but").
+ */
+const NEW_TOPIC =
+  /^(?:(?:ok|okay|right|fine|well|so|hmm+|oh|ah|nice|great|cool|good|perfect|lovely|brilliant|fair enough|got it|got in|found it|i see|whoa|wow|omg|yes|yeah|thanks|thank you|ty|cheers|makes sense|that(?:'s| is) (?:useful|helpful|great|good|fine)|that worked|it works)\b[,.!]*\s*)*(?:also|another|one more|by the way|btw|separately|unrelated|different (?:question|thing)|while i|never ?mind|forget (?:it|that|about)|on another|now|what if|what about|actually|first|second|third|next|finally|lastly)\b|^and\b|^(?:\S+\s+){0,4}?also\b|^(?!.*\bbut\b)(?:ok|okay|oh|ah|nice|great|cool|perfect|lovely|brilliant|fair enough|got it|got in|found it|i see|whoa|wow|omg|thanks|thank you|ty|cheers|makes sense|that(?:'s| is) (?:useful|helpful|great|good|fine)|that worked|it works|fine|done)\b/;
 
 /** The default extractor as a port implementation. */
 export const lexiconSignalExtractor: SignalExtractor = { extract: (items, policy) => extractSignals(items, policy) };

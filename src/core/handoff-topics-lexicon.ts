@@ -194,7 +194,7 @@ export const FRUSTRATION = re(
   // Sarcasm first: "wow, so helpful", "oh great, another fee", "thanks for nothing".
   // (Read per clause: "Wow, so helpful." is two clauses, "wow" and "so helpful".)
   '(?:^(?:oh|wow) (?:great|brilliant|fantastic|wonderful|perfect|lovely|super)$|^(?:wow )?(?:so|very|really|super) helpful$|\\b(?:thanks|cheers) for nothing\\b)|' +
-    "(?:\\b(?:ridiculous|absurd|useless|pathetic|unacceptable|outrageous|terrible|awful|horrible|horrendous|appalling|disgusting|disgraceful|shocking|worst|a joke|waste of (?:my )?time|fed up|sick (?:and tired )?of|tired of|frustrat\\w*|annoy\\w*|irritat\\w*|angry|furious|livid|pissed|mad at|upset|infuriat\\w*|exasperat\\w*|unbelievable|incompetent|stupid|idiotic|idiots?|dumb|clueless|hopeless|nonsense|rubbish|garbage|crap|bullshit|wtf|ffs|ugh+|argh+|come on|are you (?:even )?(?:kidding|serious|listening|reading)|what(?: is|'s) wrong with you|how many times|for the (?:second|third|fourth|fifth|last|hundredth|nth|\\d+(?:st|nd|rd|th)) time|(?:i've|i have|i) (?:already |just )?(?:told|said|explained|asked|given) (?:you|this|that|it)|again and again|over and over|still (?:not|no|nothing|hasn't|haven't|isn't|doesn't|waiting|broken|wrong)|not listening|oh my god|omg|for (?:god|fuck|heaven|pete)'?s sake|shambles|beyond a joke|broken record|stop changing the subject|do you (?:even )?understand (?:english|me|what)|did you (?:even )?(?:miss|read) (?:the|what|my)|going (?:round )?in circles|round in circles|not helping|no help|doesn't help|zero help|never again|getting nowhere|fuming|grr+|jeez|dammit|damn it)\\b|^seriously\\b|\\bseriously\\s*[?!]|[!?]{3,}|!{2,})",
+    "(?:\\b(?:ridiculous|absurd|useless|pathetic|unacceptable|outrageous|terrible|awful|horrible|horrendous|appalling|disgusting|disgraceful|shocking|worst|a joke|waste of (?:my )?time|fed up|sick (?:and tired )?of|tired of|frustrat\\w*|annoy\\w*|irritat\\w*|angry|furious|livid|pissed|mad at|upset|infuriat\\w*|exasperat\\w*|unbelievable|incompetent|stupid|idiotic|idiots?|dumb|clueless|hopeless|nonsense|rubbish|garbage|crap|bullshit|wtf|ffs|ugh+|argh+|come on|are you (?:even )?(?:kidding|serious|listening|reading)|what(?: is|'s) wrong with you|how many times|for the (?:second|third|fourth|fifth|last|hundredth|nth|\\d+(?:st|nd|rd|th)) time|(?:i've|i have|i) (?:already |just )?(?:told|said|explained|asked|given) (?:you|this|that|it)|again and again|over and over|still (?:not|no|nothing|hasn't|haven't|isn't|doesn't|waiting|broken|wrong)|not listening|oh my god|omg|for (?:god|fuck|heaven|pete)'?s sake|shambles|beyond a joke|broken record|stop changing the subject|do you (?:even )?understand (?:english|me|what)|did you (?:even )?(?:miss|read) (?:the|what|my)|going (?:round )?in circles|round in circles|not helping|no help|doesn't help|zero help|never again|getting nowhere|fuming|grr+|jeez|dammit|damn it|dodging|(?:i )?can(?:'t|not) believe|(?:this|it) is so (?:difficult|hard)|why is (?:this|it) so (?:difficult|hard)|i'?m so done|(?:asked|told you|said it|explained) (?:three|four|five|several|multiple|many|\\d+) times|(?:three|four|five|several|\\d+) times now)\\b|^seriously\\b|\\bseriously\\s*[?!]|[!?]{3,}|!{2,})",
 );
 const FRUSTRATION_PUNCTUATION = /^(?:[!?]{3,}|!{2,})$/;
 
@@ -209,6 +209,34 @@ export function isShouting(original: string): boolean {
   const tokens = original.match(/[A-Za-z]{2,}/g) ?? [];
   const caps = tokens.filter((t) => t === t.toUpperCase());
   return caps.length >= 2 && caps.length / tokens.length >= 0.6;
+}
+
+/** Capitals that name a thing rather than raise the voice: SIM, PUK, IBAN, ESIM… */
+const ACRONYMS = new Set(
+  'SIMS IBAN IMEI IMSI ESIM WIFI ADSL VDSL FTTP FTTC VOIP PAYG ISBN HMRC STAC SWIFT BACS CHAPS NATO ASAP EMEA APAC'.split(' '),
+);
+/** Short words that, in capitals, raise the voice: "I DID", "it IS", "MY contract", "NOT on". */
+const RAISED_SHORT = new Set(
+  "DID DO DOES HAVE HAS HAD IS AM ARE WAS WERE NOT NO NEVER STILL AGAIN WHY WHERE WHEN WHAT HOW WHO MY ME YOU YOUR ANY ALL EVERY NOW DON'T DIDN'T CAN'T WON'T ISN'T DOESN'T WASN'T HAVEN'T HASN'T NONE STOP".split(
+    ' ',
+  ),
+);
+/**
+ * A word raised in a message otherwise in lower case ("I DID top up", "WHERE is it?", "the
+ * phone IS unlocked"), or words spelt out one at a time ("where. is. my. router."): a voice
+ * raised at someone, not a name, a code or an acronym (SIM, PUK, LS6 2QT, INV-55102, WELCOME10).
+ * Quoted words are someone else's.
+ */
+export function isEmphatic(original: string): boolean {
+  const own = original.replace(/"[^"]*"|“[^”]*”/g, ' ');
+  const words = own.split(/\s+/).map((w) => w.replace(/^[^A-Za-z0-9']+|[^A-Za-z0-9']+$/g, ''));
+  const lower = words.filter((w) => /[a-z]/.test(w)).length;
+  // One raised word is often stress for clarity ("is MY phone unlocked?"); two raise the voice.
+  const raised = words.filter(
+    (w) => /^[A-Z][A-Z']*[A-Z]$/.test(w) && (RAISED_SHORT.has(w) || (w.replace(/'/g, '').length >= 4 && !ACRONYMS.has(w))),
+  );
+  if (raised.length >= 2 && lower >= 2) return true;
+  return own.split(/[.]\s+|[.]$/).filter((part) => /^\s*[A-Za-z']+\s*$/.test(part)).length >= 3;
 }
 
 /** A failed tool call whose output says the tool cannot be used at all (not a passing error). */
@@ -280,5 +308,8 @@ function stemAfresh(word: string): string {
 /** A message that only thanks or closes, which restates nothing even if it names the topic. */
 export const GRATITUDE =
   /\b(?:thanks?|thank you|thx|ty|cheers|perfect|great|awesome|appreciate\w*|bye|goodbye|that's all|all good|sorted|resolved|works now|it worked)\b/;
+/** A reply that takes the agent's answer and asks nothing more: "ok monthly is fine then", "fair enough, I'll try it". */
+export const ACCEPTS =
+  /^(?!.*\?)(?!(?:\S+\s+){10})(?:.*\b(?:(?:is|that's|thats|that is) fine(?: then)?|fine then|fair enough|just curious|no worries|makes sense|good to know|that works|it works|that worked|that's useful|that's helpful)\b|(?:(?:ok|okay|oh|ah|right|fine|great|cool)[,.!]*\s+)+i'll (?:just )?(?:try|wait|tell|check|look|find|do|leave|see))/;
 /** Words that keep a thankful message a complaint: "thanks, but it's still wrong". */
 export const STILL_A_PROBLEM = /\b(?:still|not|n't|never|again|wrong|where|why|but)\b|n't\b/;

@@ -88,7 +88,11 @@ describe('intent similarity', () => {
     ['please refund the charge', 'done.', null],
     // Asked politely, judged by what is asked.
     ['could you please tell me the date of my last payment?', '1 june, £40.', 'answered'],
-    ['can you tell me when the next payment is?', 'our plans start at £10.', 'specific'],
+    // A price is no answer to "when", nor a date to "how much".
+    ['can you tell me when the next payment is?', 'our plans start at £10.', 'unanswered'],
+    ['how much is the sports pack?', 'it renews on the 14th.', 'unanswered'],
+    // A statement asks nothing, whatever its clauses say.
+    ["i'd like to keep my number when the new sim arrives.", 'your sim arrives in 2 days.', null],
     ["what's the tracking number?", 'royal mail, rm 3310 2290.', 'answered'],
     ['could you explain if i can pay the first bill in two parts?', 'yes, half now and half later.', 'answered'],
     ['could you tell me the amount of the next payment?', 'payments are taken by direct debit.', 'unanswered'],

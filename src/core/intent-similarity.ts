@@ -6,6 +6,10 @@
  * conversation is too short to estimate one). Two turns are one intent when the cosine of their
  * bags reaches a threshold, lower right after the agent failed to understand, or when the
  * customer marks the turn as a restatement ("to clarify", "what I mean is", "let me try again").
+ * Words alone cannot tie "does my tariff work abroad" to "if I go to Greece can I use my phone",
+ * so the extractor also reads the agent's reply between them: after one that answered nothing in
+ * kind, did nothing and asked nothing, the customer's next turn goes on with the same request
+ * unless it says it asks something new ("also", "never mind", "fair enough. what about…").
  */
 import { isIntentWord, stem } from './handoff-topics-lexicon.js';
 import { words } from './handoff-lexicon.js';
@@ -271,6 +275,11 @@ export const CORRECTION = new RegExp(
     "\\b(?:again|still) with the\\b|\\bdo you (?:understand|speak) (?:english|me)\\b|\\bthat(?:'s| is|s) the (?:whole )?(?:point|problem)\\b",
     "\\bi (?:don't|do not|dont) care (?:about|how|if|what|whether)\\b",
     "\\bi (?:don't|do not|dont) want (?:a|an|the|your|another|any) (?:\\w+ )?(?:discount|offer|deal|upgrade|downgrade|bundle|add-?on|promotion|voucher)\\b",
+    // The reply named as missing the point: "that doesn't answer it", "still doesn't explain the
+    // 11.20", "we're at cross purposes", "that's what I'm trying to stop", "not that one".
+    "\\b(?:that|this|it|which)(?: still)? (?:doesn't|does not|didn't|did not|dont|doesnt) (?:answer|explain|help|address|tell me)\\b|\\bstill (?:doesn't|does not|didn't|dont|doesnt) (?:answer|explain|tell)\\b",
+    "\\bcross purposes\\b|\\byou(?:'ve| have)? (?:misunderstood|misread|got (?:it|me) wrong)\\b|\\b(?:that's|that is|thats) (?:exactly )?what i(?:'m| am) trying to\\b|^(?:no[,.]?\\s+)?not that one\\b|\\bnot interested in\\b",
+    "^(?:(?:ok|okay|look|please|right)[,.!]*\\s+)?just (?:tell me|answer)\\b|\\b(?:it's|its|they're|theyre|that's|it is|they are) (?:in|on) my (?:first |last |previous )?message\\b|\\bi (?:already )?(?:gave|sent) you (?:that|it|them|those)\\b",
   ].join('|'),
 );
 
@@ -280,7 +289,7 @@ const LEAD = '^(?:(?:and|so|ok|okay|also|hi|hello|hey|right|then|oh|great|thanks
 const ASK_KINDS: ReadonlyArray<[AskKind, RegExp]> = [
   [
     'amount',
-    /\bhow much\b|\b(?:what(?:'s| is| are)|whats) the (?:cost|price|charge|fee|fees)\b|\bhow expensive\b|^(?:the )?(?:amount|cost|price|total|balance)\b/,
+    /\bhow much\b|\b(?:what(?:'s| is| are| was| will be)|whats) (?:the|my) (?:\w+ )?(?:cost|price|charge|fee|fees)\b|\bwhat (?:does|do|would|will|did) [^?.!]{0,40}\bcost\b|\bhow expensive\b|^(?:the )?(?:amount|cost|price|total|balance)\b/,
   ],
   ['time', /\bwhen\b|\bwhat (?:date|day|time)\b|^(?:the )?(?:date|day|time)\b/],
   [
@@ -291,9 +300,10 @@ const ASK_KINDS: ReadonlyArray<[AskKind, RegExp]> = [
   ['yes_no', new RegExp(`${LEAD}(?:can|could|is|are|was|will|would|does|do|did|has|have|should|shall|may|am)\\b`)],
 ];
 const ANSWERS: Record<AskKind, RegExp> = {
-  amount: /[£$€]\s?\d|\b\d+(?:[.,]\d+)?\s?(?:p|pounds?|euros?|dollars?|gbp|eur|usd)\b|\b(?:it's |it is )?free\b|\bno (?:charge|cost|fee)\b/,
+  amount:
+    /[£$€]\s?\d|\b\d+[.,]\d{2}\b|\b\d+(?:[.,]\d+)?\s?(?:p|pounds?|euros?|dollars?|gbp|eur|usd)\b|\b(?:it's |it is )?free\b|\bno (?:charge|cost|fee)\b/,
   time: /\b(?:the |on the )?\d{1,2}(?:st|nd|rd|th)\b|\b(?:each|every) (?:month|week|year)\b|\b\d{1,2}(?:st|nd|rd|th)?(?: of)? (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\b(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]* \d|\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tomorrow|tonight|next week|this week)\b|\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}\s?(?:am|pm)\b|\b\d+\s*(?:minutes?|mins?|hours?|days?|weeks?|months?|years?)\b|\b\d{4}-\d{2}-\d{2}\b/,
-  number: /\d/,
+  number: /\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|none|no)\b/,
   how_to:
     /^(?:go to|log in|sign in|open|tap|click|press|select|choose|enter|type|turn|switch|hold|unplug|plug|restart|reset|in the app|in (?:the )?settings|under|from (?:the|your))\b|\w >\s?\w/,
   yes_no:
@@ -312,13 +322,21 @@ export function answersInKind(reply: string, ask: string): 'answered' | 'specifi
   // payment?" wants a date, not a yes.
   const embedded = EMBEDDING.exec(ask);
   const asked = embedded ? ask.slice(embedded[0].length).trim() : ask;
+  // A statement asks nothing, whatever its clauses say ("I'd like my number kept when the SIM arrives").
+  if (!embedded && !ask.includes('?') && !QUESTION_START.test(ask)) return null;
   const kind = ASK_KINDS.find(([, re]) => re.test(asked))?.[0] ?? (embedded && /^(?:if|whether)\b/.test(asked) ? 'yes_no' : undefined);
   if (kind === undefined) return null;
   const text = reply.trim();
   if (ANSWERS[kind].test(text)) return 'answered';
-  // An answer of another kind ("£5 if paid late" to "is there a charge?") may still be one.
-  return SPECIFIC.some((re) => re.test(text)) ? 'specific' : 'unanswered';
+  // An answer of another kind ("£5 if paid late" to "is there a charge?") may still answer a yes
+  // or a no; a date is no answer to "how much", nor a price to "when".
+  return kind === 'yes_no' && SPECIFIC.some((re) => re.test(text)) ? 'specific' : 'unanswered';
 }
+
+/** A message that opens as a question, with or without its question mark ("whens the engineer coming"). */
+const QUESTION_START = new RegExp(
+  `${LEAD}(?:what|whats|when|whens|where|wheres|why|how|hows|which|who|can|could|is|are|was|will|would|does|do|did|has|have|should|shall|may|am)\\b`,
+);
 
 const EMBEDDING =
   /^(?:(?:and|so|ok|okay|also|hi|hello|hey|then)[,.!]*\s+)*(?:(?:could|can|would|will) you (?:please |kindly |just )?(?:tell|show|let|remind) me|(?:please )?tell me|do you know|i(?:'d| would) like to know|i want to know|(?:could|can|would) you (?:please )?(?:explain|check|confirm)(?: to me)?)\b/;
@@ -344,21 +362,26 @@ export const SAME_INTENT_AFTER_FALLBACK = 0.25;
 
 /**
  * The intents a conversation has stated so far, each turn keyed to the earlier intent it
- * restates (a restatement marker links to the latest; otherwise the most similar above the
- * threshold), or to a new key of its own.
+ * restates (a restatement marker, a correction, or a turn that `continues` after a reply that
+ * moved nothing, links to the latest; otherwise the most similar above the threshold), or to a
+ * new key of its own.
  */
 export function createIntentLog(): {
-  keyOf(norm: string, fallbackKey: string, options: { afterFallback: boolean; afterAnswer?: boolean; asked: IntentVector }): string;
+  keyOf(
+    norm: string,
+    fallbackKey: string,
+    options: { afterFallback: boolean; afterAnswer?: boolean; continues?: boolean; asked: IntentVector },
+  ): string;
 } {
   const prior: Array<{ key: string; vector: IntentVector }> = [];
   return {
-    keyOf(norm, fallbackKey, { afterFallback, afterAnswer = false, asked }) {
+    keyOf(norm, fallbackKey, { afterFallback, afterAnswer = false, continues = false, asked }) {
       // What the agent just asked about is an answer when echoed, not a restatement.
       const vector = new Map([...intentVector(norm)].filter(([k]) => !asked.has(k)));
       let key: string | undefined;
       const latest = prior[prior.length - 1];
       // Marked as the same again, or as a correction of what the agent made of it.
-      if (latest && (RESTATEMENT.test(norm) || CORRECTION.test(norm))) key = latest.key;
+      if (latest && (continues || RESTATEMENT.test(norm) || CORRECTION.test(norm))) key = latest.key;
       else if (vector.size > 0) {
         // After a reply that answered in kind, only the same words again are the same request.
         const threshold = afterAnswer ? SAME_WORDS : afterFallback ? SAME_INTENT_AFTER_FALLBACK : SAME_INTENT;

@@ -510,6 +510,14 @@ export const SAFETY_FAMILIES: readonly SafetyFamily[] = [
 export const MEDICAL_HISTORY =
   /\b(?:last (?:year|month|week|summer|winter|spring|autumn)|(?:a few |two |three |\d+ )?(?:years?|months?) ago|(?:a|one|two|three|four|five|six|a few|a couple of|\d+) (?:weeks?|days?) ago|in (?:19|20)\d\d|used to|recovered|history of|back in)\b/;
 
+/**
+ * An illness told as the reason for a plan — "my mother is really sick and I need to get home to
+ * take care of her" — with no sign of an emergency now: a reason to travel or to change a
+ * booking, not a crisis to hand over. Any acute sign (collapsed, not breathing, an ambulance…) keeps it one.
+ */
+export const MEDICAL_CARE =
+  /^(?!.*\b(?:collaps\w*|not breathing|can't breathe|cannot breathe|unconscious|unresponsive|bleeding|ambulance|emergency|999|911|112|seizure|fitting|stroke|heart attack|overdos\w*|chok\w*|right now|passed out|dying)\b).*\b(?:is|are|'s|has been|have been|got|fell|became) (?:really |very |so |quite |seriously |gravely )?(?:sick|ill|unwell|poorly|in hospital|in the hospital)\b.*\b(?:take care of|look after|care for|be with|visit|see (?:her|him|them)|get (?:back )?home|go home|fly|travel|come home|be there)\b/;
+
 /** "I nearly had a heart attack when I saw the bill": a figure of speech, not an emergency. */
 export const MEDICAL_HYPERBOLE =
   /\b(?:nearly|almost|practically|gave me|give me|giving me|going to give me|gonna give me|could have had|about to have)\b(?:\s+\w+){0,2}\s*$/;
