@@ -7,7 +7,7 @@ import {
   OWN_MATTER,
   THEIR_MATTER,
   FRUSTRATION,
-  ACCEPTS,
+  isAcceptance,
   GRATITUDE,
   POLICY_TOPIC_PATTERNS,
   PROBLEM_FRAME,
@@ -549,7 +549,7 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
     )
       found.push({ kind: 'human_declined', evidence: item.text.trim(), index, offset: 0 });
     // A message that asks for a person, raises safety, or only says thanks restates no intent.
-    const closing = (GRATITUDE.test(whole) || ACCEPTS.test(whole)) && !STILL_A_PROBLEM.test(whole) && !TOLD_TO_DO.test(whole);
+    const closing = (GRATITUDE.test(whole) || isAcceptance(whole)) && !STILL_A_PROBLEM.test(whole) && !TOLD_TO_DO.test(whole);
     if (!closing && !found.some((s) => s.kind === 'human_request' || s.kind === 'safety')) {
       const at = { evidence: item.text.trim(), index, offset: 0 };
       const named = namedIntents.filter((intent) => !asked.intents.includes(intent));

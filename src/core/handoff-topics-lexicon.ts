@@ -3,6 +3,7 @@
  * outputs that mean "cannot", and the words that make up an intent. Patterns run on
  * normalized clauses (see `normalizeText` in `handoff-lexicon.ts`).
  */
+import { memoByText } from './memo.js';
 
 const re = (source: string) => new RegExp(source);
 
@@ -227,7 +228,10 @@ const RAISED_SHORT = new Set(
  * raised at someone, not a name, a code or an acronym (SIM, PUK, LS6 2QT, INV-55102, WELCOME10).
  * Quoted words are someone else's.
  */
-export function isEmphatic(original: string): boolean {
+export const isEmphatic = memoByText(isEmphaticAfresh);
+function isEmphaticAfresh(original: string): boolean {
+  // Most messages have neither two capitals in a row nor a full stop inside: nothing to read.
+  if (!/[A-Z]{2}|\.\s/.test(original)) return false;
   const own = original.replace(/"[^"]*"|“[^”]*”/g, ' ');
   const words = own.split(/\s+/).map((w) => w.replace(/^[^A-Za-z0-9']+|[^A-Za-z0-9']+$/g, ''));
   const lower = words.filter((w) => /[a-z]/.test(w)).length;
@@ -310,6 +314,10 @@ export const GRATITUDE =
   /\b(?:thanks?|thank you|thx|ty|cheers|perfect|great|awesome|appreciate\w*|bye|goodbye|that's all|all good|sorted|resolved|works now|it worked)\b/;
 /** A reply that takes the agent's answer and asks nothing more: "ok monthly is fine then", "fair enough, I'll try it". */
 export const ACCEPTS =
-  /^(?!.*\?)(?!(?:\S+\s+){10})(?:.*\b(?:(?:is|that's|thats|that is) fine(?: then)?|fine then|fair enough|just curious|no worries|makes sense|good to know|that works|it works|that worked|that's useful|that's helpful)\b|(?:(?:ok|okay|oh|ah|right|fine|great|cool)[,.!]*\s+)+i'll (?:just )?(?:try|wait|tell|check|look|find|do|leave|see))/;
+  /\b(?:(?:is|that's|thats|that is) fine(?: then)?|fine then|fair enough|just curious|no worries|makes sense|good to know|that works|it works|that worked|that's useful|that's helpful)\b(?=\s*(?:$|[,.;!:)]|thanks|thank you|cheers|lol|i'll|i will))|^(?:(?:ok|okay|oh|ah|right|fine|great|cool)[,.!]*\s+)+i'll (?:just )?(?:try|wait|tell|check|look|find|do|leave|see)\b/;
+/** Whether a message only takes the agent's answer: short, asking nothing, in the words of {@link ACCEPTS}. */
+export function isAcceptance(norm: string): boolean {
+  return !norm.includes('?') && norm.split(/\s+/).length <= 10 && ACCEPTS.test(norm);
+}
 /** Words that keep a thankful message a complaint: "thanks, but it's still wrong". */
 export const STILL_A_PROBLEM = /\b(?:still|not|n't|never|again|wrong|where|why|but)\b|n't\b/;
