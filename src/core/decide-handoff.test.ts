@@ -726,6 +726,30 @@ const table: Record<string, Row[]> = {
       null,
     ],
     [
+      // A reply without a verb names the thing asked for: each question was answered.
+      'new questions answered in a word or two',
+      [
+        c('what tariff am I on'),
+        a('Fibre 150.'),
+        c('which add-on is the extra line on my bill'),
+        a('The Spotify add-on.'),
+        c('who is allowed to make changes to the account'),
+        a('Only the account holder.'),
+      ],
+      null,
+    ],
+    [
+      'a greeting without a verb is no answer',
+      [
+        c('my landlord wants a letter proving I pay you'),
+        a('Welcome to the network!'),
+        c('I need something official on paper showing the account is mine'),
+        a('Thanks for being with us since 2019.'),
+        c('is there a document you can post that confirms who the bill payer is'),
+      ],
+      'loop_detected',
+    ],
+    [
       // Sympathy alone moves nothing: the same request a third time is a loop.
       'an apology that does nothing',
       [

@@ -634,9 +634,46 @@ const CLOSING_QUESTION =
  * apart, against the question.
  */
 function movesNothing(norm: string): boolean {
-  if (ACTS.test(norm) || STEPS.test(norm)) return false;
+  if (ACTS.test(norm) || STEPS.test(norm) || isFragment(norm)) return false;
   return !norm.replace(CLOSING_QUESTION, ' ').includes('?');
 }
+/**
+ * A short reply with no verb — "Fibre 150.", "Calls to 0845 numbers.", "Only the account
+ * holder.", "Insufficient funds." — names the thing asked for: an answer. Greetings, thanks and
+ * exclamations ("Welcome to the network!", "Congratulations!") are not.
+ */
+function isFragment(norm: string): boolean {
+  if (norm.includes('!') || norm.includes('?') || FRAGMENT_OPENERS.test(norm)) return false;
+  const ws = (norm.match(/[a-z0-9£$€][\w'£$€.,-]*/g) ?? []).map((w) => w.replace(/[.,]+$/, ''));
+  if (ws.length === 0 || ws.length > 10 || IMPERATIVES.has(ws[0]!)) return false;
+  return !ws.some(
+    (w) =>
+      FINITE_VERBS.has(w) ||
+      SUBJECTS.has(w) ||
+      /(?:'s|'re|'ve|'ll|'d|'m|n't)$/.test(w) ||
+      (/^[a-z]{3,}ed$/.test(w) && !ADJECTIVES_IN_ED.has(w)),
+  );
+}
+/** A subject pronoun makes a sentence of it, whatever its verb ("We process refunds quickly"). */
+const SUBJECTS = new Set(['i', 'we', 'you', 'they', 'he', 'she']);
+/** A fragment that opens with a verb is an instruction, judged as such (see {@link STEPS}). */
+const IMPERATIVES = new Set(
+  'add make text call visit use send dial contact see check try get take go put turn ask keep reply email upload remember note ensure pay top enjoy choose pick let'.split(
+    ' ',
+  ),
+);
+const ADJECTIVES_IN_ED = new Set(
+  'limited unlimited itemised itemized detailed registered dedicated fixed based advanced selected connected combined unused used shared named red'.split(
+    ' ',
+  ),
+);
+const FRAGMENT_OPENERS =
+  /^(?:thanks|thank you|welcome|congratulations|congrats|hello|hi|hey|good (?:morning|afternoon|evening)|great|sorry|happy|glad|no worries|anytime|enjoy)\b/;
+const FINITE_VERBS = new Set(
+  "is are was were be been being am 's 're 've 'll 'd isn't aren't wasn't weren't has have had do does did don't doesn't didn't can can't cannot could will won't would shall should may might must send sends block blocks come comes include includes offer offers give gives let lets help helps keep keeps make makes cover covers protect protects work works apply applies start starts vary varies depend depends mean means need needs require requires show shows cost costs get gets love loves enjoy take takes run runs use uses go goes support supports provide provides charge charges arrive arrives renew renews say says want check try ensure contact call visit find see pay view manage rise rises process processes save saves store stores accept accepts incur incurs last lasts expire expires end ends begin begins change changes increase increases drop drops stay stays remain remains dial".split(
+    ' ',
+  ),
+);
 const DONE_WORDS =
   'done|updated|sent|cancell?ed|refunded|applied|booked|added|removed|changed|switched|moved|set|scheduled|arranged|processed|raised|logged|reset|unlocked|blocked|barred|paused|waived|credited|ordered|posted|emailed|texted|fixed|sorted|requested';
 /**
