@@ -739,6 +739,12 @@ const table: Record<string, Row[]> = {
       null,
     ],
     [
+      // An acknowledgement takes the request on: the next question is a new one.
+      'new questions acknowledged',
+      [c('what is my balance'), a('Noted.'), c('when is my bill due'), a('Understood.'), c('can I pay by card'), a('Got it.')],
+      null,
+    ],
+    [
       'a greeting without a verb is no answer',
       [
         c('my landlord wants a letter proving I pay you'),

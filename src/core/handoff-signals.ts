@@ -688,8 +688,8 @@ const ACTS = new RegExp(
     // Reported as done: "Done.", "Sent to your email.", "It has been cancelled", "is now on".
     `(?:^|[.!;]\\s+)(?:${DONE_WORDS})\\b`,
     `\\b(?:has|have) been (?:${DONE_WORDS})\\b|\\b(?:is|are) now\\b`,
-    // An answer, a consent or a refusal: "Yes, …", "OK.", "No, …", "that isn't possible", "we can't".
-    "^(?:yes|yeah|yep|no|nope|ok|okay|sure|of course|certainly|no problem|will do|right away)\\b|\\b(?:can't|cannot|unable|won't|isn't possible|not possible|unfortunately)\\b",
+    // An answer, a consent or a refusal: "Yes, …", "OK.", "Noted.", "No, …", "that isn't possible", "we can't".
+    "^(?:yes|yeah|yep|no|nope|ok|okay|sure|sure thing|of course|certainly|no problem|will do|right away|noted|understood|got it|on it)\\b|\\b(?:can't|cannot|unable|won't|isn't possible|not possible|unfortunately)\\b",
     // What was found or why: "I see it: …", "That's the annual price change", "£15, £12 and £8."
     "\\bi (?:can )?see\\b|^(?:that's|that is|that was|it's|it is|it was|this is|they're|they are|these are|because|due to)\\b|^(?:[£$€]|\\d|one|two|three|four|five|six|seven|eight|nine|ten)\\b",
   ].join('|'),
