@@ -629,9 +629,9 @@ const CLOSING_QUESTION =
   /\b(?:anything else|something else|any other (?:questions?|way)|help with anything|else i can (?:help|do))\b[^?]*\?/g;
 /**
  * Whether an agent's reply, whatever it was asked, moves nothing: it neither reports, announces
- * or offers an action, nor gives steps, a finding or a refusal, nor asks the customer anything
- * ("Your plan is Fibre 300." to "can I swap my router?"). Whether it answered in kind is judged
- * apart, against the question.
+ * or offers an action, nor acknowledges the request, nor gives steps, a finding, a refusal or a
+ * short answer without a verb, nor asks the customer anything ("Your plan is Fibre 300." to "can
+ * I swap my router?"). Whether it answered in kind is judged apart, against the question.
  */
 function movesNothing(norm: string): boolean {
   if (ACTS.test(norm) || STEPS.test(norm) || isFragment(norm)) return false;
@@ -662,18 +662,22 @@ const IMPERATIVES = new Set(
     ' ',
   ),
 );
+/** Words in -ed that are not verbs in a reply ("unlimited data", "Itemised Calls"). */
 const ADJECTIVES_IN_ED = new Set(
   'limited unlimited itemised itemized detailed registered dedicated fixed based advanced selected connected combined unused used shared named red'.split(
     ' ',
   ),
 );
+/** Openings of a verbless reply that greets or thanks rather than answers. */
 const FRAGMENT_OPENERS =
   /^(?:thanks|thank you|welcome|congratulations|congrats|hello|hi|hey|good (?:morning|afternoon|evening)|great|sorry|happy|glad|no worries|anytime|enjoy)\b/;
+/** Auxiliaries and the verbs agents' general statements are made of; with them a reply is a sentence, not a fragment. */
 const FINITE_VERBS = new Set(
   "is are was were be been being am 's 're 've 'll 'd isn't aren't wasn't weren't has have had do does did don't doesn't didn't can can't cannot could will won't would shall should may might must send sends block blocks come comes include includes offer offers give gives let lets help helps keep keeps make makes cover covers protect protects work works apply applies start starts vary varies depend depends mean means need needs require requires show shows cost costs get gets love loves enjoy take takes run runs use uses go goes support supports provide provides charge charges arrive arrives renew renews say says want check try ensure contact call visit find see pay view manage rise rises process processes save saves store stores accept accepts incur incurs last lasts expire expires end ends begin begins change changes increase increases drop drops stay stays remain remains dial".split(
     ' ',
   ),
 );
+/** Participles that report an action done. */
 const DONE_WORDS =
   'done|updated|sent|cancell?ed|refunded|applied|booked|added|removed|changed|switched|moved|set|scheduled|arranged|processed|raised|logged|reset|unlocked|blocked|barred|paused|waived|credited|ordered|posted|emailed|texted|fixed|sorted|requested';
 /**
