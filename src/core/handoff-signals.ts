@@ -27,7 +27,16 @@ import { defaultHandoffModel } from './handoff-model.js';
 import type { HandoffModel } from './handoff-classifier.js';
 import { toolSignals } from './tool-signals.js';
 import { AGENT_ALTERNATIVE, KEEP_WAITING, SELF_WITHDRAW, STILL_WANTED, TAKE_HELP, UNREALISED_REQUEST, WITHDRAW } from './withdrawal.js';
-import { AGENT_FALLBACK, answersInKind, createIntentLog, intentSimilarity, intentVector, type IntentVector } from './intent-similarity.js';
+import {
+  AGENT_FALLBACK,
+  MENU_PATH,
+  STEP_VERBS,
+  answersInKind,
+  createIntentLog,
+  intentSimilarity,
+  intentVector,
+  type IntentVector,
+} from './intent-similarity.js';
 /** An agent reply this far from what the customer asked (intent cosine) answered nothing. */
 const NON_ANSWER = 0.15;
 // An apology, an acknowledgement or an announced action engages with the customer, whatever its words.
@@ -699,14 +708,23 @@ const ACTS = new RegExp(
   ].join('|'),
 );
 /** Steps to follow: "Hold the home button for 5 seconds", "Let's try again", "It's under Account > Plan". */
-const STEPS =
-  /(?:^|[.!]\s+)(?:go to|log in|sign in|open|tap|click|press|select|choose|enter|type|turn|switch|hold|unplug|plug|restart|reset|update|try|let's|check)\b|\w >\s?\w|\bshould (?:fix|sort|solve)\b/;
+const STEPS = new RegExp(`(?:^|[.!]\\s+)(?:${STEP_VERBS}|update|try|let's|check)\\b|${MENU_PATH}|\\bshould (?:fix|sort|solve)\\b`);
 /**
  * A turn that says it asks something new ("also", "another question", "never mind"), or takes
  * the reply first ("ok so", "oh right.", "fair enough.", "found it."), unless it objects ("ok but").
  */
-const NEW_TOPIC =
-  /^(?:(?:ok|okay|right|fine|well|so|hmm+|oh|ah|nice|great|cool|good|perfect|lovely|brilliant|fair enough|got it|got in|found it|i see|whoa|wow|omg|yes|yeah|thanks|thank you|ty|cheers|makes sense|that(?:'s| is) (?:useful|helpful|great|good|fine)|that worked|it works)\b[,.!]*\s*)*(?:also|another|one more|by the way|btw|separately|unrelated|different (?:question|thing)|while i|never ?mind|forget (?:it|that|about)|on another|now|what if|what about|actually|first|second|third|next|finally|lastly)\b|^and\b|^(?:\S+\s+){0,4}?also\b|^(?!.*\bbut\b)(?:ok|okay|oh|ah|nice|great|cool|perfect|lovely|brilliant|fair enough|got it|got in|found it|i see|whoa|wow|omg|thanks|thank you|ty|cheers|makes sense|that(?:'s| is) (?:useful|helpful|great|good|fine)|that worked|it works|fine|done)\b/;
+const ACKNOWLEDGED =
+  "ok|okay|oh|ah|nice|great|cool|perfect|lovely|brilliant|fair enough|got it|got in|found it|i see|whoa|wow|omg|thanks|thank you|ty|cheers|makes sense|that(?:'s| is) (?:useful|helpful|great|good|fine)|that worked|it works";
+const NEW_TOPIC = new RegExp(
+  [
+    // Marked as new, after any acknowledgement: "ok so, another thing", "right, never mind".
+    `^(?:(?:${ACKNOWLEDGED}|right|fine|well|so|hmm+|good|yes|yeah)\\b[,.!]*\\s*)*(?:also|another|one more|by the way|btw|separately|unrelated|different (?:question|thing)|while i|never ?mind|forget (?:it|that|about)|on another|now|what if|what about|actually|first|second|third|next|finally|lastly)\\b`,
+    '^and\\b',
+    '^(?:\\S+\\s+){0,4}?also\\b',
+    // The reply taken first, unless the turn objects to it: "fair enough. …", not "ok but …".
+    `^(?!.*\\bbut\\b)(?:${ACKNOWLEDGED}|fine|done)\\b`,
+  ].join('|'),
+);
 
 /** The default extractor as a port implementation. */
 export const lexiconSignalExtractor: SignalExtractor = { extract: (items, policy) => extractSignals(items, policy) };

@@ -299,13 +299,15 @@ const ASK_KINDS: ReadonlyArray<[AskKind, RegExp]> = [
   ['how_to', /\bhow (?:do|can|should|would) (?:i|we)\b|\bwhere (?:do|can|would) i\b/],
   ['yes_no', new RegExp(`${LEAD}(?:can|could|is|are|was|will|would|does|do|did|has|have|should|shall|may|am)\\b`)],
 ];
+/** The verbs steps open with ("go to…", "tap…", "restart…"), and a path through menus ("Account > Plan"). */
+export const STEP_VERBS = 'go to|log in|sign in|open|tap|click|press|select|choose|enter|type|turn|switch|hold|unplug|plug|restart|reset';
+export const MENU_PATH = '\\w >\\s?\\w';
 const ANSWERS: Record<AskKind, RegExp> = {
   amount:
     /[£$€]\s?\d|\b\d+[.,]\d{2}\b|\b\d+(?:[.,]\d+)?\s?(?:p|pounds?|euros?|dollars?|gbp|eur|usd)\b|\b(?:it's |it is )?free\b|\bno (?:charge|cost|fee)\b/,
   time: /\b(?:the |on the )?\d{1,2}(?:st|nd|rd|th)\b|\b(?:each|every) (?:month|week|year)\b|\b\d{1,2}(?:st|nd|rd|th)?(?: of)? (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\b(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]* \d|\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tomorrow|tonight|next week|this week)\b|\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}\s?(?:am|pm)\b|\b\d+\s*(?:minutes?|mins?|hours?|days?|weeks?|months?|years?)\b|\b\d{4}-\d{2}-\d{2}\b/,
   number: /\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|none|no)\b/,
-  how_to:
-    /^(?:go to|log in|sign in|open|tap|click|press|select|choose|enter|type|turn|switch|hold|unplug|plug|restart|reset|in the app|in (?:the )?settings|under|from (?:the|your))\b|\w >\s?\w/,
+  how_to: new RegExp(`^(?:${STEP_VERBS}|in the app|in (?:the )?settings|under|from (?:the|your))\\b|${MENU_PATH}`),
   yes_no:
     /^(?:(?:sure|ok|okay|great|good news|thanks|thank you|of course)[,!.\s]+)?(?:yes|yep|yeah|no|nope|it is|it's not|it isn't|it won't|it will|it does|it doesn't|you can't|you cannot|you won't|you don't|there is|there's|there isn't|there are no|they are|they're not|that's right|correct|absolutely|certainly)\b/,
 };
