@@ -183,7 +183,6 @@ const table: Record<string, Row[]> = {
     ['manager aware', 'Is the manager aware of this?', null],
     ['works in HR', 'I work in human resources', null],
     ['not a robot', "I'm a real person, not a bot", null],
-    ['are you real', 'Are you a real person?', null],
     ['hotel manager', 'The manager at the hotel was very nice', null],
     ['gate agent', 'can the agent at the gate rebook me?', null],
     ['approval', "I need the manager's approval code from my receipt", null],

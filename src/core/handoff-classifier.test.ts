@@ -177,6 +177,8 @@ describe('a safety sign spread over two clauses', () => {
     ['The tablets are on the table', 'It should be enough tonight'],
     ['The tablets are on the table', 'I am going tonight'],
     ['The tablets are on the table', 'Tonight I will finish it'],
+    // Added for the model retrained on 2026-12-03, on which none of the above fires as a pair.
+    ['The pills are in the drawer', 'I will take them tonight'],
   ];
 
   it('fires on a pair though neither clause reaches the threshold alone', () => {

@@ -330,9 +330,13 @@ export function isNegatedBefore(before: string): boolean {
   // "no, I still want the person": a "no" that answers, followed by its own subject, negates nothing after it.
   if (last.word === 'no' && gap.length > 0 && SUBJECT.has(gap[0]!)) return false;
   if (gap.length > 5 || gap.some((w) => CONTRAST.has(w))) return false;
+  // "if this isn't refunded by Friday my solicitor…": the negation took its own verb and that verb's
+  // time or place; what comes after is another clause, its comma left out.
+  if (/^[a-z]+(?:ed|en)$/.test(gap[0] ?? '') && gap.slice(1, -1).some((w) => ADJUNCT.has(w))) return false;
   return !gap.some((w, i) => SUBJECT.has(w) && gap.slice(0, i).some((v) => !CARRIER.has(v)));
 }
 
+const ADJUNCT = new Set(['by', 'until', 'till', 'before', 'within', 'on', 'at', 'in', 'after']);
 const REPORTER =
   /\b(?:said|says|say|saying|told|tells|tell|telling|mentioned|suggested|suggests|advised|advises|recommended|recommends|explained|claimed|claims|insisted|warned|reckons|thinks|thought|promised|instructed|informed|asked me|wanted me|wants me)\b/g;
 const ADVERB = new Set([
@@ -421,14 +425,14 @@ export function isThirdPartySubject(before: string): boolean {
 
 /** A clause that takes back the one before it: "Human? No." */
 export const REFUSAL =
-  /^(?:no(?!\s*-?\s*one\b)|nope|nah|not really|no thanks|no thank you|absolutely not|definitely not|of course not|no way|never|not needed|not necessary|not now|never mind|nevermind)\b/;
+  /^(?:no(?!\s*-?\s*one\b)(?!\s+(?:problem|problems|worries|worry|rush|hurry|bother|stress)\b)(?!\s+(?:entiendo|hablo|comprendo|puedo|se|sé|tengo|funciona|me|lo|le|es|está|esta|hay|capisco|parlo|riesco|entendo|falo|consigo|comprends|parle|peux|sais)\b)|nope|nah|not really|no thanks|no thank you|absolutely not|definitely not|of course not|no way|never|not needed|not necessary|not now|never mind|nevermind)\b/;
 
 /** An agent turn that offers a person: "Would you like me to transfer you to a specialist?" */
 export const AGENT_OFFER =
-  /\b(?:would you like|do you want|shall i|should i|want me to|would you prefer|if you(?:'d| would) like|i can|i could|happy to|prefer to)\b[^.?!]*\b(?:transfer|connect|escalate|put you through|pass you|hand (?:you|this|it) over|human|person|specialist|supervisor|manager|colleague|agent|representative|team member|someone)\b/;
+  /\b(?:i'll|i will|i can|let me) (?:put you through|transfer you|connect you|arrange (?:a|for a) (?:person|human|colleague|callback|call ?back)|place you in the queue|book (?:a|the|you a) (?:callback|call ?back|call))\b[^]*\?|\b(?:callback|call ?back) (?:slot|time)\b[^]*\b(?:would that work|does that work|shall i book|is that ok|would that suit)\b|\b(?:would you like|do you want|shall i|should i|want me to|would you prefer|if you(?:'d| would) like|i can|i could|happy to|prefer to)\b[^.?!]*\b(?:transfer|connect|escalate|put you through|pass you|hand (?:you|this|it) over|human|person|specialist|supervisor|manager|colleague|agent|representative|team member|someone)\b/;
 /** A reply that accepts such an offer. Bare "ok"/"fine" count only as the whole reply. */
 export const ACCEPT =
-  /^(?:(?:yes|yeah|yep|yup|ya|yea|sure|please|please do|go ahead|do it|absolutely|definitely|of course|certainly|i would|i do|y)\b(?!.*\b(?:but|first|before|wait|actually|instead|rather|hold on|hang on|not|don't|no)\b)|(?:ok|okay|fine|alright)(?:\s+(?:please|thanks|thank you))?\s*[.!]*$|that(?:'d| would) be (?:great|good|nice|helpful|perfect))/;
+  /^(?:(?:yes|yeah|yep|yup|ya|yea|sure|please|please do|go ahead|do it|absolutely|definitely|of course|certainly|i would|i do|y)\b(?!.*\b(?:but|first|before|wait|actually|instead|rather|hold on|hang on|not|don't|no)\b)|(?:ok|okay|fine|alright)(?:\s+(?:please|thanks|thank you))?\s*[.!]*$|(?:ok|okay|fine|alright|sure)[,.!]*\s+(?:that's|that is|thats) (?:fine|ok|okay|alright|good)\b(?!.*\b(?:but|instead|rather|not|don't|no|first|wait|actually)\b)|that(?:'d| would) be (?:great|good|nice|helpful|perfect))/;
 /** A reply that declines such an offer. */
 export const DECLINE =
   /^(?:no|nope|nah|no thanks|no thank you|not now|not yet|i'm (?:good|fine|ok|okay)|i am (?:good|fine|ok)|never mind|nevermind|don't|do not|please don't|it's fine|that's ok|not necessary|no need|rather not|i'd rather not)\b/;

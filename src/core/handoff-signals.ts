@@ -10,6 +10,7 @@ import {
   isAcceptance,
   GRATITUDE,
   POLICY_TOPIC_PATTERNS,
+  type TopicPattern,
   PROBLEM_FRAME,
   REQUEST_FRAME,
   STILL_A_PROBLEM,
@@ -21,7 +22,7 @@ import {
   stem,
 } from './handoff-topics-lexicon.js';
 import { personRequest } from './person-request.js';
-import { isHypothetical } from './person-request-frames.js';
+import { ASKS_IF_BOT, isHypothetical } from './person-request-frames.js';
 import { classifierSignals } from './classifier-signals.js';
 import { defaultHandoffModel } from './handoff-model.js';
 import type { HandoffModel } from './handoff-classifier.js';
@@ -98,8 +99,13 @@ function frustration(clauses: readonly Clause[], text: string, whole: string): C
   return undefined;
 }
 
+/** A speaker's name before a colon and a quote or a line, as in a pasted chat: "Agent: \"Connecting you now.\"". */
+const SPEAKER_LABELS = /(?:^|[\s"”.!?])[A-Za-z]+(?: [A-Za-z]+)?:\s*["“]/g;
+const isSpeakerLabel = (text: string, clause: Clause): boolean =>
+  clause.norm.split(' ').length <= 2 && /^\s*:\s*["“]/.test(text.slice(clause.start + clause.text.length));
+const ESCALATE = /\bescalat/;
 const COMPLAINT_ESCALATION =
-  /\bescalat\w* (?:this|it|that|my \w+) (?:as|to|into) (?:a |an |my |your |the )?(?:formal |official )?complaints?\b/;
+  /\bescalat\w* (?:this|it|that|my \w+) (?:as|to|into|through|via|under|using) (?:a |an |my |your |the )?(?:formal |official )?complaints?\b|\b(?:it|this|that|my \w+) escalated (?:as|to|into|through|via) (?:a |an |my |your |the )?(?:formal |official )?complaints?\b/;
 
 type Topic = 'complaint' | 'bereavement' | 'legal';
 interface ClauseTopics {
@@ -111,17 +117,21 @@ interface ClauseTopics {
 const clauseFacts = new Map<string, ClauseTopics>();
 
 /** The safety topic and the reserved topics of one canonical clause. */
-function clauseTopics(norm: string): ClauseTopics {
-  const known = clauseFacts.get(norm);
-  if (known !== undefined) return known;
+/** The reserved topics a canonical text raises, each once per pattern that matched it. */
+function topicsOf(norm: string, patterns: readonly TopicPattern[] = POLICY_TOPIC_PATTERNS): Topic[] {
   const topics: Topic[] = [];
-  for (const p of POLICY_TOPIC_PATTERNS) {
+  for (const p of patterns) {
     if (p.pre !== undefined && !p.pre.test(norm)) continue;
     const m = p.re.exec(norm);
     if (p.topic === 'bereavement' && THING_DIED.test(norm)) continue;
     if (m && !(p.negatable && isNegatedBefore(norm.slice(0, m.index)))) topics.push(p.topic);
   }
-  const facts = { risk: safetyTopic(norm), topics };
+  return topics;
+}
+function clauseTopics(norm: string): ClauseTopics {
+  const known = clauseFacts.get(norm);
+  if (known !== undefined) return known;
+  const facts = { risk: safetyTopic(norm), topics: topicsOf(norm) };
   if (clauseFacts.size >= 20_000) clauseFacts.clear();
   clauseFacts.set(norm, facts);
   return facts;
@@ -180,14 +190,27 @@ const SPACE_RUN = /\s\s|[\t\n]/;
 
 /** The safety topic of a sign spread over two or three neighbouring clauses, if any. */
 function acrossClauses(clauses: readonly Clause[]): ClauseTopics['risk'] {
-  for (let width = 2; width <= 3; width++) {
+  return firstOverRuns(clauses, runRisk);
+}
+// Each run of clauses read once for the reserved topics too (see `topicAcrossClauses`).
+// (A death's patterns are not read on runs: the apposition rule below covers a death split at commas,
+// and their cost on long runs was a sixth of a decision.)
+const RUN_TOPIC_PATTERNS = POLICY_TOPIC_PATTERNS.filter((p) => p.topic !== 'bereavement');
+const runTopic = memoByText((run) => topicsOf(run, RUN_TOPIC_PATTERNS)[0] ?? null);
+/** A reserved topic told over two or three neighbouring clauses: "my son, who is a barrister, will be writing to you". */
+function topicAcrossClauses(clauses: readonly Clause[]): Topic | null {
+  return firstOverRuns(clauses, runTopic, 2);
+}
+/** The first reading of a run of two, then (up to `widest`) three, neighbouring clauses that finds something. */
+function firstOverRuns<T>(clauses: readonly Clause[], read: (run: string) => T | null, widest = 3): T | null {
+  for (let width = 2; width <= widest; width++) {
     for (let k = 0; k + width <= clauses.length; k++) {
       // Clauses hold no stops or commas (they were split there), so the run is their words joined.
       let run = clauses[k]!.norm;
       for (let j = k + 1; j < k + width; j++) run += ` ${clauses[j]!.norm}`;
       if (SPACE_RUN.test(run)) run = run.replace(/\s+/g, ' ');
-      const risk = runRisk(run);
-      if (risk) return risk;
+      const found = read(run);
+      if (found) return found;
     }
   }
   return null;
@@ -272,6 +295,9 @@ const TOPIC_NOT_MEANT = new RegExp(
     "\\b(?:off|going|travell?ing|away|flying|fly out|driving|back|home|leave) (?:to|for|from) (?:(?:a|an|the) |(?:my|his|her|our|their) (?:\\w+(?:'s)? )?|(?:an? )?(?:old )?\\w+'s )funerals?\\b",
     '\\b(?:weddings|christenings|baptisms),? (?:and |or )?(?:\\w+, )?funerals\\b|\\b(?:memorial|funeral)(?: service)?(?: for [^.?!]{1,20})? (?:is |will be )?(?:being )?(?:live-?)?stream(?:ed|ing)\\b',
     "\\bwidow'?s (?:pension|allowance|benefit)\\b",
+    // A case in the news or on TV, a workplace: "watched a court case on the news", "the receptionist at a solicitor's office".
+    '\\b(?:watched|saw|seen|read|heard|reading|watching) (?:about )?(?:a|an|the|this|that) (?:\\w+ )?(?:court case|lawsuit|legal case|trial|class action)\\b',
+    "\\b(?:at|for|in) (?:a|an|the|my|our) (?:local )?(?:solicitor's|solicitors'?|lawyer's|law|legal) (?:office|firm|practice|chambers)\\b(?![^.?!]*\\b(?:letter|act(?:ing)? for|behalf|proceedings|court|claim|sue|action)\\b)",
     '\\b(?:won|lost|had|have|got) (?:my|a|the) (?:small claims? )?case against (?:my|the) (?:old |former |ex[- ]?)?(?:landlord|builder|employer|neighbou?r|tenant|garage|insurer)\\b',
   ].join('|'),
 );
@@ -336,6 +362,8 @@ interface AgentSays {
   mayAnswerNothing: boolean;
   /** It neither acts, nor gives steps, a finding or a refusal, nor asks anything (see {@link movesNothing}). */
   movesNothing: boolean;
+  /** It reports the request done: "I've sent a reset link", "Your payment date is now the 28th". */
+  done: boolean;
   /** It asks a question. */
   asks: boolean;
   stems: ReadonlySet<string>;
@@ -367,6 +395,7 @@ const agentSays = memoByText((text: string): AgentSays => {
     fallback: AGENT_FALLBACK.test(norm),
     mayAnswerNothing: !asks && !ENGAGES.test(norm),
     movesNothing: movesNothing(norm),
+    done: DONE.test(norm),
     asks,
     stems: stemsOf(norm),
   };
@@ -401,6 +430,9 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
   // The agent just stated the wait or offered its own help: the next reply may take that help.
   let alternativePending = false;
   let requestOpen = false;
+  // The open request was only a question whether the chat is a bot ("are you a bot?"): whatever the
+  // agent answers, a reply that goes on with the business takes its help.
+  let onlyAskedIfBot = false;
   // Whether the customer has asked for a person before in this conversation (then "connect me" asks again).
   let askedBefore = false;
   // The agent's last reply, for "book it" after it offered a person's call.
@@ -426,13 +458,13 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
         const said = agentSays(item.text);
         lastAgentNorm = said.norm;
         offerPending = said.offer;
-        alternativePending = said.alternative;
+        alternativePending = said.alternative || (requestOpen && onlyAskedIfBot);
         const inKind = lastCustomer === null ? null : answersInKind(said.lower, lastCustomer);
         const answered = inKind === 'answered';
         // A reply that states something unrelated to what was asked ("Cloud storage keeps your photos safe!") is a fallback too,
         // unless it answers in kind ("£2 per extra GB" shares few words with "how much is extra data").
         fallbackPending = said.fallback || (!answered && lastAsk !== null && said.mayAnswerNothing && answersNothing(said.norm, lastAsk));
-        if (answered && !said.fallback) answeredPending = true;
+        if ((answered || said.done) && !said.fallback) answeredPending = true;
         // A question answered with nothing of its kind: the customer will likely ask it again in other words.
         if (inKind === 'unanswered' && !answeredPending) unansweredPending = true;
         // A reply that moved nothing (no answer in kind, no action, no question): the customer's next
@@ -466,7 +498,8 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
     // Taking the help counts unless the reply keeps the request in so many words, or accepts the
     // agent's offer of a person ("Shall I go ahead?" "yes go ahead").
     const tookHelp = alternativePending && TAKE_HELP.test(whole) && !STILL_WANTED.test(whole) && !(offerPending && ACCEPT.test(whole));
-    const withdrawn = requestOpen && (WITHDRAW.test(whole) || tookHelp);
+    // A reply that keeps the request in so many words ("ok i wait for the person", "go ahead and connect me") withdraws nothing.
+    const withdrawn = requestOpen && !STILL_WANTED.test(whole) && (WITHDRAW.test(whole) || tookHelp);
     if (withdrawn) found.push({ kind: 'human_declined', evidence: item.text.trim(), index, offset: 0 });
     else if (offerPending) {
       if (ACCEPT.test(whole)) found.push({ kind: 'human_request', evidence: item.text.trim(), index, offset: 0 });
@@ -479,6 +512,8 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
     // its neighbours, which are usually details of the same request.
     const namedIntents = capabilityIntents(whole, policy);
     const inScope = namedIntents.length > 0;
+    // A pasted chat ("Customer: \"…\" Agent: \"…\""): its speakers' names are labels, not requests.
+    const transcript = item.text.includes(':') && (item.text.match(SPEAKER_LABELS) ?? []).length >= 2;
     clauses.forEach((clause, k) => {
       const at = { evidence: clause.text, index, offset: clause.start };
       const facts = clauseTopics(clause.norm);
@@ -492,10 +527,12 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
       )
         found.push({ kind: 'policy_topic', topic: 'bereavement', ...at });
       // "Escalate this as a formal complaint" asks for the complaints process, not for a person.
-      const asComplaint = COMPLAINT_ESCALATION.test(clause.norm);
-      const verdict = asComplaint
-        ? null
-        : personRequest(clause.norm, nextClause(item.text, clause, clauses[k + 1]), sameSentence(item.text, clauses[k - 1], clause));
+      // So does any escalation the clause itself calls formal ("escalate this formally", "through your disputes procedure").
+      const asComplaint = COMPLAINT_ESCALATION.test(clause.norm) || (facts.topics.includes('complaint') && ESCALATE.test(clause.norm));
+      const verdict =
+        asComplaint || (transcript && isSpeakerLabel(item.text, clause))
+          ? null
+          : personRequest(clause.norm, nextClause(item.text, clause, clauses[k + 1]), sameSentence(item.text, clauses[k - 1], clause));
       if (verdict === 'request') found.push({ kind: 'human_request', ...at });
       else if (verdict === 'declined') found.push({ kind: 'human_declined', ...at });
       // A clause already read as a request for (or refusal of) a person, or a topic, asks the agent for nothing.
@@ -524,12 +561,20 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
       const risk = whole.includes('"') ? safetyTopic(whole.replace(/[.!?;:,\n]+/g, ' ').replace(/\s+/g, ' ')) : acrossClauses(clauses);
       if (risk) found.push({ kind: 'safety', topic: risk, evidence: item.text.trim(), index, offset: 0 });
     }
+    // Likewise a reserved topic whose words a comma or a full stop split: "my son, who is a
+    // barrister, will be writing to you", "I'm complaining. Officially."
+    if (clauses.length > 1 && !found.some((f) => f.kind === 'policy_topic' && f.index === index)) {
+      const topic = topicAcrossClauses(clauses);
+      if (topic) found.push({ kind: 'policy_topic', topic, evidence: item.text.trim(), index, offset: 0 });
+    }
     if (model !== null) {
-      const inContext = clauses.map((clause, k) => ({
-        clause,
-        next: clauses[k + 1]?.norm,
-        prev: sameSentence(item.text, clauses[k - 1], clause),
-      }));
+      const inContext = clauses
+        .map((clause, k) => ({
+          clause,
+          next: clauses[k + 1]?.norm,
+          prev: sameSentence(item.text, clauses[k - 1], clause),
+        }))
+        .filter(({ clause }) => !(transcript && isSpeakerLabel(item.text, clause)));
       found.push(...classifierSignals(model, inContext, index, found, { text: item.text.trim(), canonical: whole }));
     }
     // A death mentioned about the customer's own account is not a bereavement case.
@@ -588,6 +633,7 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
       if (f.kind === 'human_request') {
         requestOpen = true;
         askedBefore = true;
+        onlyAskedIfBot = ASKS_IF_BOT.test(canonicalize(normalizeText(f.evidence)).trim());
       } else if (f.kind === 'human_declined' && !found.some((r) => r.kind === 'human_request' && r.offset >= f.offset)) requestOpen = false;
     }
     signals.push(...found);
@@ -689,6 +735,8 @@ const FINITE_VERBS = new Set(
 /** Participles that report an action done. */
 const DONE_WORDS =
   'done|updated|sent|cancell?ed|refunded|applied|booked|added|removed|changed|switched|moved|set|scheduled|arranged|processed|raised|logged|reset|unlocked|blocked|barred|paused|waived|credited|ordered|posted|emailed|texted|fixed|sorted|requested';
+/** Reported as done, by the agent or of the thing: "I've sent…", "It has been cancelled" (not "is now": "5G is now available"). */
+const DONE = new RegExp(`\\b(?:i|we)(?:'ve| have)(?: just| now)? (?:${DONE_WORDS})\\b|\\b(?:has|have) been (?:${DONE_WORDS})\\b`);
 /**
  * A reply that reports, announces or offers what is done about the request, or says it cannot
  * be. An apology or a statement of what the customer could do ("You can pay online.") is not

@@ -36,15 +36,19 @@ export const POLICY_TOPIC_PATTERNS: readonly TopicPattern[] = [
   {
     topic: 'complaint',
     negatable: true,
+    // Every alternative below holds one of these words (checked over the corpora by test).
+    pre: /\b(?:complain|ombuds|report|bureau|trading standards|grievance|official|formal|dissatisf|objection|head office|regulator|fca|ofcom|ofgem|cfpb|ftc|bbb|independent|external|outside|watchdog|adjudicator|arbiter)/,
     re: re(
-      "\\b(?:(?:file|filing|filed|lodge|lodging|lodged|make|making|made|raise|raising|raised|submit|submitting|submitted|register|registering|open|opening|log|logging|put in|putting in|start|starting|escalate|escalating|issue|take out)\\s+(?:a|an|my|the|this|another|one more)?\\s*(?:formal|official|written|proper|serious)?\\s*complaint|(?:formal|official|written)\\s+complaint|(?:want|wish|would like|'d like|need|going|gonna|intend|plan|planning|have)\\s+to\\s+complain\\b|complain(?:ing)?\\s+to\\s+(?:your|the)\\s+(?:manager|management|company|ceo|head office|regulator|ombudsman|authorities|bbb|ftc)|complaints?\\s+(?:department|procedure|process|team|form|line|policy|reference)|ombuds(?:man|person)|report(?:ing)?\\s+(?:you|this|your company|your business|it|them)\\s+to\\s+(?:the\\s+)?(?:bbb|better business bureau|ftc|cfpb|fca|fcc|regulator|authorities|consumer|trading standards|attorney general|dot|department of transportation)|better business bureau|trading standards|grievances?|complain(?:t|ing)?\\s+(?:officially|formally|in writing)|(?:official|formal)(?:ly)?\\s+complain|(?:log|logging|register|registering|record|recording|escalat\\w*|treat|raise|submit|lodge|file|make|put|open|take)\\s+(?:this|it|that|my (?:issue|problem|case|concern))\\s+(?:down\\s+)?(?:as|in)\\s+(?:a|an|my)?\\s*(?:formal\\s+|official\\s+)?complaint|(?:reference|ref|case)\\s+(?:number\\s+|no\\s+|id\\s+)?(?:for|of|on)\\s+(?:my|the|this)\\s+complaint|complaint\\s+(?:reference|number|ref|case|id)|make\\s+(?:this|it)\\s+official|(?:dissatisfaction|complaint|grievance|objection)\\b[^.]{0,30}\\bon\\s+(?:the\\s+)?record|formal\\s+(?:objection|protest)|(?:how|where|who)\\s+(?:do|can|could|should)\\s+(?:i|we)\\s+complain|(?:on file|on record|down)\\s+as\\s+(?:a|an|my)\\s+(?:formal\\s+|official\\s+)?complaint|(?:writ(?:e|ing)|report\\w*|escalat\\w*|complain\\w*|go(?:ing)?|take\\s+(?:this|it))\\s+to\\s+the\\s+(?:regulator|ombudsman|fca|ofcom|ofgem|cfpb|ftc|bbb)|head office|(?:logged|recorded|registered|treated|filed|noted|lodged)\\s+(?:officially\\s+|formally\\s+)?as\\s+(?:a|an|my)\\s+(?:formal\\s+|official\\s+)?complaint)",
+      "\\b(?:(?:file|filing|filed|lodge|lodging|lodged|make|making|made|raise|raising|raised|submit|submitting|submitted|register|registering|open|opening|log|logging|put in|putting in|start|starting|escalate|escalating|issue|take out)\\s+(?:a|an|my|the|this|another|one more)?\\s*(?:formal|official|written|proper|serious)?\\s*complaint|(?:formal|official|written)\\s+complaint|(?:want|wish|would like|'d like|need|going|gonna|intend|plan|planning|have)\\s+to\\s+complain\\b|complain(?:ing)?\\s+to\\s+(?:your|the)\\s+(?:manager|management|company|ceo|head office|regulator|ombudsman|authorities|bbb|ftc)|complaints?\\s+(?:department|procedure|process|team|form|line|policy|reference)|ombuds(?:man|person)|report(?:ing)?\\s+(?:you|this|your company|your business|it|them)\\s+to\\s+(?:the\\s+)?(?:bbb|better business bureau|ftc|cfpb|fca|fcc|regulator|authorities|consumer|trading standards|attorney general|dot|department of transportation)|better business bureau|trading standards|grievances?|(?:independent|external|outside) (?:body|adjudicator|arbiter|watchdog|complaints? (?:body|scheme|service))|(?:telecoms?|telecommunications|energy|financial|consumer|industry) (?:regulator|watchdog|ombudsman)|watchdog|complain(?:t|ing)?\\s+(?:officially|formally|in writing)|(?:official|formal)(?:ly)?\\s+complain|(?:log|logging|register|registering|record|recording|escalat\\w*|treat|raise|submit|lodge|file|make|put|open|take)\\s+(?:this|it|that|my (?:issue|problem|case|concern))\\s+(?:down\\s+)?(?:as|in)\\s+(?:a|an|my)?\\s*(?:formal\\s+|official\\s+)?complaint|(?:reference|ref|case)\\s+(?:number\\s+|no\\s+|id\\s+)?(?:for|of|on)\\s+(?:my|the|this)\\s+complaint|complaint\\s+(?:reference|number|ref|case|id)|make\\s+(?:this|it)\\s+official|(?:dissatisfaction|complaint|grievance|objection)\\b[^.]{0,30}\\bon\\s+(?:the\\s+)?record|formal\\s+(?:objection|protest)|(?:how|where|who)\\s+(?:do|can|could|should)\\s+(?:i|we)\\s+complain|(?:on file|on record|down)\\s+as\\s+(?:a|an|my)\\s+(?:formal\\s+|official\\s+)?complaint|(?:writ(?:e|ing)|report\\w*|escalat\\w*|complain\\w*|go(?:ing)?|take\\s+(?:this|it))\\s+to\\s+the\\s+(?:regulator|ombudsman|fca|ofcom|ofgem|cfpb|ftc|bbb)|head office|(?:logged|recorded|registered|treated|filed|noted|lodged)\\s+(?:officially\\s+|formally\\s+)?as\\s+(?:a|an|my)\\s+(?:formal\\s+|official\\s+)?complaint)",
     ),
   },
   {
     topic: 'legal',
     negatable: true,
+    // Every alternative below holds one of these words (checked over the corpora by test).
+    pre: /\b(?:lawyer|attorney|solicitor|barrister|counsel|legal|damages|court|proceeding|instructed|to act|retained|letter before|pre-action|tribunal|arbitration|papers|claim|law|litigat|class|cease|breach|su(?:e|ed|ing)\b)/,
     re: re(
-      `\\b(?<!\\b${TRADE_VERB}\\s+(?:(?:a|an|the)\\s+)?)(?:lawyers?|attorneys?|solicitors?|barristers?)\\b(?!\\s+(?:friend|myself|by (?:profession|trade))\\b|\\s+(?:handles|manages|looks after|takes care of|receives|collects|opens|pays|forwards)\\s+(?:my|our|the)\\s+(?:post|mail|bills?|paperwork|invoices?))|\\b(?:legal counsel|my counsel|legal\\s+(?:action|team|counsel|department|advice|proceedings|route|steps|representation|representative|rep|recourse|matter|claim|case|remedy|remedies)(?!\\s+(?:at|of|in|from)\\s+(?:my|our)\\s+(?:company|firm|work|employer|office|business)|\\s+(?:needs|requires|wants|asked for)\\b)|(?:seek|seeking|claim|claiming|sue for|suing for|pursue|pursuing)\\s+(?:compensation\\s+(?:and|or)\\s+)?damages|through the courts?|(?:issue|issuing|file|filing|start|starting|commence|commencing|begin|beginning|initiate|initiating|bring|bringing|take|taking)\\s+(?:legal\\s+|court\\s+)?proceedings|notice of (?:legal\\s+)?proceedings|proceedings against|instructed (?:counsel|a solicitor|a lawyer|lawyers|solicitors)|retained (?:a\\s+)?(?:lawyer|solicitor|attorney|counsel)|letter before (?:action|claim)|pre-action|tribunal|arbitration|(?:take|taking|pursue|pursuing|go|going|proceed|proceeding)\\b[^.?!]{0,20}\\blegally\\b|county court|served (?:with )?(?:legal |court )?papers|serve (?:you|your company) (?:with )?papers|(?:file|filing|issue|issuing|lodge|lodging|make|bring|bringing)\\s+(?:a\\s+)?claim against|law\\s?suits?|litigation|litigate|class[\\s-]action|small[\\s-]claims|cease and desist|breach of contract|court (?:case|order|action|claim|proceedings|date|summons)(?![^.]{0,40}\\bjury\\b)|(?:in|to|into) court|suing|sued|sue(?=\\s+(?:you|u|your|y'all|this|the|them|him|her|everyone|everybody|for|over|if|unless)\\b)|(?:will|'ll|gonna|going to|to|could|can|should|might|would|'d)\\s+sue\\b)`,
+      `\\b(?<!\\b${TRADE_VERB}\\s+(?:(?:a|an|the)\\s+)?)(?:lawyers?|attorneys?|solicitors?|barristers?)\\b(?!\\s+(?:friend|myself|by (?:profession|trade))\\b|\\s+(?:handles|manages|looks after|takes care of|receives|collects|opens|pays|forwards)\\s+(?:my|our|the)\\s+(?:post|mail|bills?|paperwork|invoices?))|\\b(?:legal counsel|my counsel|legal\\s+(?:action|team|counsel|department|advice|proceedings|route|steps|representation|representative|rep|recourse|matter|claim|case|remedy|remedies)(?!\\s+(?:at|of|in|from)\\s+(?:my|our)\\s+(?:company|firm|work|employer|office|business)|\\s+(?:needs|requires|wants|asked for)\\b)|(?:seek|seeking|claim|claiming|sue for|suing for|pursue|pursuing)\\s+(?:compensation\\s+(?:and|or)\\s+)?damages|through the courts?|(?:issue|issuing|file|filing|start|starting|commence|commencing|begin|beginning|initiate|initiating|bring|bringing|take|taking)\\s+(?:legal\\s+|court\\s+)?proceedings|notice of (?:legal\\s+)?proceedings|proceedings against|instructed (?:counsel|a solicitor|a lawyer|lawyers|solicitors|a (?:law |legal )?firm|(?:a |my )?legal representatives?)|(?:firm|solicitors?|lawyers?|legal representatives?) to act (?:for|on behalf of) (?:me|us)\\b|retained (?:a\\s+)?(?:lawyer|solicitor|attorney|counsel)|letter before (?:action|claim)|pre-action|tribunal|arbitration|(?:take|taking|pursue|pursuing|go|going|proceed|proceeding)\\b[^.?!]{0,20}\\blegally\\b|county court|served (?:with )?(?:legal |court )?papers|serve (?:you|your company) (?:with )?papers|(?:file|filing|issue|issuing|lodge|lodging|make|bring|bringing)\\s+(?:a\\s+)?claim against|law\\s?suits?|litigation|litigate|class[\\s-]action|small[\\s-]claims|cease and desist|breach of contract|court (?:case|order|action|claim|proceedings|date|summons)(?![^.]{0,40}\\bjury\\b)|(?:in|to|into) court|suing|sued|sue(?=\\s+(?:you|u|your|y'all|this|the|them|him|her|everyone|everybody|for|over|if|unless)\\b)|(?:will|'ll|gonna|going to|to|could|can|should|might|would|'d)\\s+sue\\b)`,
     ),
   },
   {
@@ -61,6 +65,8 @@ export const POLICY_TOPIC_PATTERNS: readonly TopicPattern[] = [
     // and a written outcome", "put it on record", "I'm reporting misconduct by one of your staff".
     topic: 'complaint',
     negatable: true,
+    // Every alternative below holds one of these words (checked over the corpora by test).
+    pre: /\b(?:formal|official|ofcom|ofgem|ofwat|cisas|ombuds|regulator|adjudicat|adr\b|dispute|deadlock|stage|charter|code of practice|complain|record|on file|investigat|looked into properly|written|in writing|dissatisf|report|escalat|notice of|fcc|ftc|fca|cfpb|bbb|reclamation)/,
     re: re(
       [
         `\\b(?:formal(?:ly)?|official(?:ly)?)\\b(?:\\s+\\w+){0,3}?\\s+${COMPLAINT_ACT}`,
@@ -94,6 +100,8 @@ export const POLICY_TOPIC_PATTERNS: readonly TopicPattern[] = [
     // "we'll let the judge decide", "your address for service of court documents".
     topic: 'legal',
     negatable: true,
+    // Every alternative below holds one of these words (checked over the corpora by test).
+    pre: /\b(?:claim|mcol|counter|service|serve|injunction|restraining|legal|no win|law|papers|judge|court|magistrat|against|llp|ico\b|action|litigation|solicitor|barrister|attorney)/,
     re: re(
       [
         // A claim against the company, never an insurance or an expense claim.
@@ -161,6 +169,72 @@ export const POLICY_TOPIC_PATTERNS: readonly TopicPattern[] = [
       ].join('|'),
     ),
   },
+  {
+    // Ninth measurement: a complaint named by its paperwork or its channel — "a letter of complaint
+    // to your CEO", "the name of your regulator? I'm reporting you", "a complaint opened", "the
+    // complaint I'm making today", "report this company to the ICO", "raised with your compliance
+    // team", "a final response letter", "someone independent to look at it".
+    topic: 'complaint',
+    negatable: true,
+    pre: /\b(?:complain|regulator|ombuds|report|ico|information commissioner|ofcom|compliance|customer relations|executive|final response|independent|head of)/,
+    re: re(
+      [
+        '\\b(?:letter of complaint|complaints? letter)\\b',
+        "\\b(?:name of|who is|who's|whos|details (?:of|for)|contact (?:details )?(?:of|for)) (?:your|the) regulator\\b|\\b(?:pursue|pursuing|take|taking|go|going)\\b[^.?!]{0,20}\\b(?:through|via|with) the (?:regulator|ombudsman)\\b",
+        "\\bi(?:'m| am|m) reporting (?:you|this|your company|your firm)\\b",
+        '\\bcomplaint\\b[^.?!]{0,60}\\b(?:start|open|make|lodge|file|raise|log) one\\b',
+        '\\b(?:a|new|my|the) (?:new )?complaint (?:opened|raised|logged|lodged|started|registered|recorded|made)\\b',
+        "\\bcomplaint\\b[^.?!]{0,25}\\b(?:i'm|i am|im|which i am) (?:making|raising|lodging|filing|submitting)\\b",
+        '\\b(?:the ico|information commissioner)\\b|\\bofcom (?:will|is going to|are going to|shall)\\b',
+        '\\byour (?:compliance|customer relations|executive) (?:team|department|office)\\b',
+        '\\bfinal response letter\\b',
+        '\\b(?:someone|somebody) independent\\b|\\bindependent (?:review|reviewer|investigation)\\b',
+        '\\bhead of (?:customer (?:experience|service|services|relations)|complaints)\\b',
+      ].join('|'),
+    ),
+  },
+  {
+    // Ninth measurement: legal steps told without "sue" — "pressing charges", "the court will hear
+    // about this", "court papers", "a no-win-no-fee firm", "going to represent me", "on behalf of my
+    // client", "instructed our firm", "notice of a claim", "the law centre", "a harassment claim".
+    topic: 'legal',
+    negatable: true,
+    pre: /\b(?:press|court|papers|win|represent|client|instructed|notice|correspondence|law cent|claim|expect)/,
+    re: re(
+      [
+        '\\bpress(?:ing)? charges\\b',
+        '\\b(?:the )?(?:court|courts|judge) will (?:hear|decide|see)\\b|\\bcourt papers\\b',
+        '\\bno[\\s-]win[\\s-]no[\\s-]fee\\b',
+        "\\b(?:going to|will|gonna|'ll|is going to) represent (?:me|us)\\b",
+        '\\bon behalf of (?:my|our) client\\b|\\bmy client\\b[^.?!]{0,60}\\binstructed\\b|\\bwe (?:are|have been) instructed\\b|\\binstructed (?:our|this) firm\\b',
+        '\\bnotice of (?:a |an )?claim\\b|\\bdirect (?:further|all|any) correspondence to us\\b',
+        '\\b(?:appointment|advice|advised|went|going|spoke|speaking|seen|seeing) (?:at|to|with|from) (?:the |a )?law cent(?:re|er)\\b',
+        '\\b(?:filing|file|filed|issuing|issue|issued|bringing|bring|preparing|prepared|drafting|drafted) (?:a |an |the |my )?(?:harassment|negligence|discrimination|fraud|damages|legal|court|county court|small) claims?\\b',
+        "\\bexpect (?:their|a|our|my|his|her) (?:solicitor's |lawyer's |legal )?letter\\b",
+      ].join('|'),
+    ),
+  },
+  {
+    // Ninth measurement: a death told plainly in the words the patterns above missed — "he's died",
+    // "the holder has died", "the person it's for died", "after my father's passing", "she is dead",
+    // "I am his executor", "we lost grandpa on Thursday", "losing my wife", "laid to rest", a
+    // learner's "my husband he die in August", "stillborn".
+    topic: 'bereavement',
+    negatable: false,
+    pre: /\b(?:died|dead|die|deceas|pass|death|funeral|executor|lost|losing|laid to rest|stillborn)/,
+    re: re(
+      [
+        "\\b(?:he|she|they)(?:'s| has| have|'ve) (?:sadly |recently |just )?(?:died|passed(?: away| on)?)\\b(?! (?:the|a|an|my|your|this|that|it|his|her|our|their|some|any|through|by|over)\\b)",
+        `\\b(?:(?:the |main |primary )?(?:account|contract|policy|bill) ?holder|holder|bill ?payer|the person|the customer|the owner|subscriber)\\b[^.?!]{0,40}?\\b(?:has |had |sadly |recently |just |suddenly )*(?:died|passed away|is dead|is deceased)\\b`,
+        `\\b(?:my|our|his|her|their) (?:late |dear )?${RELATION}'s (?:death|passing|funeral)\\b|\\b(?:after|since|before|following) (?:his|her|their) (?:death|passing)\\b`,
+        "\\b(?:she|he)(?:'s| is) dead\\b(?! (?:tired|beat|serious|set|sure|right|bored|slow|wrong|quiet|funny|cheap|easy|on|to|in the water))",
+        "\\b(?:i(?:'m| am) |as )(?:his|her|their) executor\\b",
+        `\\b(?:lost|losing) (?:my|our|her|his|their) (?:\\w+ )?${RELATION}\\b(?!'s|s\\b| (?:phone|card|keys|job|number|password|wallet|sim|details|contract|account)\\b)|\\blost (?:grandpa|grandma|gran|nan|mum|mom|dad|granddad|grandad|grandad)\\b(?!'s)`,
+        '\\b(?:he|she) (?:is )?(?:die|dies|dead) (?:in|on|since|last|two|three|four|\\d)|\\b(?:is|are) now dead\\b',
+        '\\blaid to rest\\b|\\bstillborn\\b',
+      ].join('|'),
+    ),
+  },
 ];
 
 /** A thing, not a person, that "died" or "passed away": "my phone passed away lol". */
@@ -173,7 +247,7 @@ export const THING_DIED =
  * bereavement case, unless the same message also speaks of their account.
  */
 export const OWN_MATTER = re(
-  `\\bmy own\\b|\\bown (?:account|subscription|plan|internet|service|bill|line|contract|order|booking|reservation)\\b|\\b(?:the )?account(?:'s| is) (?:mine|in my name)\\b`,
+  `(?<!\\bon |\\bby )\\bmy own\\b(?!\\s+(?:pension|income|wages?|salary|money|now)\\b)|\\bown (?:account|subscription|plan|internet|service|bill|line|contract|order|booking|reservation)\\b|\\b(?:the )?account(?:'s| is) (?:mine|in my name)\\b`,
 );
 export const THEIR_MATTER = re(
   `\\b(?:their|his|her)\\s+(?:account|subscription|plan|internet|service|bills?|line|contract|order|booking|reservation|estate)\\b`,

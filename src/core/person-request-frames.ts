@@ -15,6 +15,12 @@ const frame = (name: string, source: string, pre?: RegExp): RequestFrame => ({
   lead: false,
   ...(pre ? { pre } : {}),
 });
+// "are you a bot?", "am I talking to a robot", "is this an actual human or an AI": asked of the chat
+// itself, the question asks for a person (every blind writer labelled it so), a weak request: see
+// `onlyAskedIfBot` in handoff-signals.ts.
+const ARE_YOU_A_BOT = `^(?:(?:hello|hi|hey|wait|so|ok|okay|mate|um|erm|sorry|quick question|honestly)\\s+)*(?:are|r) (?:you|u) (?:even |actually |really |just )?(?:a |an )?(?:real|human|person|real person|actual person|live person|bot|robot|machine|ai|computer|chatbot|chat bot|automated)\\b(?:\\s+(?:or (?:a |an )?(?:real |actual )?(?:person|human|bot|robot|machine|ai)|person|human|one))?\\s*$|^(?:(?:hello|hi|hey|wait|so|ok|okay|um)\\s+)*(?:am i|are we) (?:talking|speaking|chatting) (?:to|with) (?:a |an )?(?:real |actual )?(?:robot|bot|machine|computer|ai|person|human)\\b(?:\\s+or (?:a |an )?(?:real |actual )?(?:person|human|bot|robot|machine|ai))?\\s*$|^(?:(?:hello|hi|hey|wait|so|ok|okay|um)\\s+)*is (?:this|that|it) (?:an? )?(?:actual |real )?(?:human|person|robot|bot|ai|machine|automated|automatic)(?: (?:service|chat|thing|system))?\\b(?:\\s+or (?:a |an )?(?:real |actual )?(?:person|human|bot|robot|machine|ai))?\\s*$`;
+/** A clause that only asks whether the chat is a bot. */
+export const ASKS_IF_BOT = new RegExp(ARE_YOU_A_BOT);
 /** What every call-asking frame holds: a word for calling. */
 const CALL_WORD = /\b(?:call|phone|ring|rang|telephone|bell|buzz|voice)/;
 
@@ -40,6 +46,8 @@ const WHO = alt(
   'colleagues?',
   `${QUAL} (?:man|woman|guy|lady|one|ones|someone|somebody)`,
   'lady or (?:a )?gentleman',
+  'lady',
+  'gentleman',
   'gentleman or (?:a )?lady',
   'grown[\\s-]?ups?',
 );
@@ -161,13 +169,13 @@ export const EXTRA_REQUEST_FRAMES: readonly RequestFrame[] = [
   ),
   frame(
     'call_from',
-    `\\b(?:need|want|like|have|get) a (?:phone )?call(?: back)? from (?:you|your team|(?:some|any)(?:one|body)|${NP})\\b`,
+    `\\b(?:need|want|like|have|get) a (?:phone )?call(?: back)? from (?:you|your team|(?:some|any)(?:one|body)|billing|support|sales|the \\w+ (?:team|department)|${NP})\\b|^(?:please |pls |can you |could you )?(?:call|ring|phone) (?:me|my (?:landline|mobile|number|home|cell|home phone))\\b|\\b(?:some(?:one|body)|a person) (?:just |could |would |can )?(?:phoned|called|rang|phone|call|ring) me\\b|\\b(?:schedule|book|arrange|set up) (?:a|me a) (?:phone )?call\\b`,
     CALL_WORD,
   ),
   // "is anybody there?", "anyone at your end reading this?", "is there a real someone behind this chat?"
   frame(
     'anyone_there',
-    `(?:^|\\b(?:is|are)\\s+(?:there\\s+)?)(?:(?:a|an|any|some)\\s+)?(?:${QUAL}\\s+)?(?:any(?:one|body)|some(?:one|body)|person|people|humans?)\\s+(?:(?:actually|even|still|real|else)\\s+)*(?:there|here|around|alive|awake|at (?:your|the other) end|on the other end|behind (?:this|the) (?:chat|screen|bot)|out there|reading(?: this)?|listening|working (?:there|today))\\b`,
+    `(?:^|\\b(?:is|are)\\s+(?:there\\s+)?)(?:(?:a|an|any|some)\\s+)?(?:${QUAL}\\s+)?(?:any(?:one|body)|some(?:one|body)|person|people|humans?)\\s+(?:(?:actually|even|still|real|else)\\s+)*(?:there|here|around|alive|awake|at (?:your|the other) end|on the other end|on the other side(?: of (?:this|the) (?:chat|screen|line))?|behind (?:this|the) (?:chat|screen|bot)|out there|reading(?: this)?|listening|working (?:there|today))\\b`,
   ),
   // "do real humans work there", "does a human ever read these", "will a person ever see this"
   frame(
@@ -238,7 +246,7 @@ export const EXTRA_REQUEST_FRAMES: readonly RequestFrame[] = [
   // "is there anyone with a brain I can talk to", "so there's nobody I can talk to?", "surely there's somebody who can look at this"
   frame(
     'anyone_who_can',
-    `\\b(?:is there|isn't there|isnt there|there's|theres|there is|there are)\\s+(?:really\\s+)?(?:no\\s?one|nobody|no person|any(?:one|body)|some(?:one|body)|people)\\b[^.?!]{0,50}?\\b(?:i can|i could|to|who can|who could|that can|who is able to)\\s+(?:talk|speak|chat|look|read|deal|sort|handle|fix|explain|check)\\b`,
+    `\\b(?:is there|isn't there|isnt there|there's|theres|there is|there are)\\s+(?:really\\s+)?(?:no\\s?one|nobody|no person|any(?:one|body)|some(?:one|body)|people)\\b[^.?!]{0,50}?\\b(?:i can|i could|to|who can|who could|that can|who is able to)\\s+(?:(?:actually|really|just|even|properly|please)\\s+)?(?:talk|speak|chat|look|read|deal|sort|handle|fix|explain|check)\\b`,
   ),
   // "pass this to whoever is your boss", "let me talk to whoever handles the complicated stuff"
   frame(
@@ -250,7 +258,53 @@ export const EXTRA_REQUEST_FRAMES: readonly RequestFrame[] = [
     'not_a_bot',
     `\\b(?:some|any)(?:one|body)\\s+(?:who|that)\\s*(?:is|'s)?\\s*(?:not|isn't|isnt|is not|aren't)\\s+(?:a\\s+|an\\s+)?(?:bot|machine|robot|computer|ai|program|chatbot)\\b|\\b(?:who|one)(?:'s| is)? next in line\\b`,
   ),
+  // "whoever is in charge of billing, I need them to see this", "I need whoever made that promise, or whoever's above them".
+  frame(
+    'whoever_in_charge',
+    `\\bwhoever(?:'s| is)? (?:in charge|above (?:you|them|him|her)|the boss|higher up|more senior|senior|your (?:boss|manager|supervisor))\\b|\\b(?:need|want|get me|give me|put me (?:through )?to|find me)\\s+whoever\\b`,
+  ),
+  // "Who's the boss there? … I'd like a word": the British way of asking to speak to someone.
+  frame('a_word', `\\b(?:i'd|i would|id|i want|i need) (?:like )?a (?:quick |brief )?word\\b(?! (?:about|on|of|for) (?:the|my|your)\\b)`),
+  // "anyone home??", "anyone else available?": asking whether anyone is there, in few words.
+  frame(
+    'anyone_home',
+    `(?:^|\\b(?:is|are)\\s+(?:there\\s+)?)(?:any(?:one|body))\\s+(?:(?:at\\s+)?home|(?:else\\s+|real\\s+|human\\s+)*(?:available|free))\\b(?!\\s+(?:to (?:collect|sign|receive|let|open|take|be)|on|at|for|between|during|when|that|who|today|tomorrow))`,
+  ),
+  // "give us a bell when someone's free", "give me a ring": a call back asked for in British slang.
+  frame('give_a_ring', `\\bgive (?:me|us) a (?:bell|ring|buzz|call)\\b`, CALL_WORD),
   frame('hand_it_over', `\\bhand (?:it|this|me|the case) over\\b`),
+  // Ninth measurement: "can this be passed to someone?", "is a lady or gentleman there to help me?",
+  // "be helped by a real person", "a living soul", "no way to reach an actual human", "is there
+  // actually a human anywhere", "do you have anyone in billing I could chat with", "I need someone",
+  // "I'm not talking to a machine", "whoever is real over there".
+  frame(
+    'pass_it_on',
+    `\\b(?:can|could) (?:this|it|my case|my query|my issue) be (?:passed|handed|transferred|escalated|sent|put through) (?:on |over )?to (?:some(?:one|body)|a person|a human|a colleague|your team|${NP})`,
+  ),
+  frame(
+    'lady_or_gentleman',
+    `\\b(?:is|are|would) (?:there )?(?:be )?(?:a |an )?(?:young )?(?:lady|gentleman|man|woman) or (?:a )?(?:young )?(?:lady|gentleman|man|woman)\\b`,
+  ),
+  frame('helped_by', `\\b(?:be|being) helped by (?:a |an |some )?(?:${QUAL} )?(?:person|human|people|agent|someone|somebody|staff)\\b`),
+  frame('living_soul', `\\b(?:a|any|one) (?:living|real|human) soul\\b`),
+  frame(
+    'no_way_to_reach',
+    `\\bno way to (?:reach|get|speak to|talk to|contact|get hold of|get through to) (?:a |an |any )?(?:${QUAL} )?(?:human|person|people|agent)\\b|\\bis there (?:actually |really |even )?(?:a |an |any )?(?:${QUAL} )?(?:human|person|people|humans) (?:anywhere|at all|in this)\\b`,
+  ),
+  frame(
+    'have_anyone',
+    `\\b(?:do|does) (?:you|your company|the company|your team) have (?:any(?:one|body)|some(?:one|body)|a person|any (?:${QUAL} )?(?:(?:customer service|support) )?(?:people|humans|staff|persons))\\b`,
+  ),
+  frame(
+    'i_need_someone',
+    `^(?:(?:so|and|just|now|please|i think|honestly|ok|okay)\\s+)*(?:i|we) (?:really |just |actually )?(?:need|want) (?:some(?:one|body)|a person|a human)(?:\\s+(?:please|now|asap|real|else|here|pls))*\\s*$`,
+  ),
+  frame(
+    'not_talking_to_a_bot',
+    `\\b(?:i'm not|im not|i am not|i ain't|i aint|i won't|i wont|i will not|not going to|i refuse to) (?:be )?(?:talk|talking|speak|speaking|chat|chatting|deal|dealing) (?:to|with) (?:a |an |the |this |your )?(?:machine|bot|robot|computer|ai|chat ?bot|program)\\b`,
+  ),
+  frame('are_you_a_bot', ARE_YOU_A_BOT),
+  frame('whoever_real', `\\bwhoever(?:'s| is) (?:real|human|there|over there|reading this|on the other end)\\b`),
   frame('a_real_one', `\\b(?:like|want|need|prefer) (?:a|an) (?:${QUAL}) one\\b`),
   frame(
     'done_with_bot',
@@ -273,6 +327,10 @@ export const EXTRA_REQUEST_FRAMES: readonly RequestFrame[] = [
     `\\b(?:get|give|find|fetch|bring|send) me (?:some|any)(?:one|body)(?:\\s+(?:please|now|else|real|senior))*\\s*$`,
   ),
   frame(
+    'someone_in_team',
+    `\\b(?:get|give|find|put|connect) me (?:to )?(?:some(?:one|body)|a person|a human|an? (?:agent|advis[oe]r)) (?:in|from|at|on) (?:billing|support|sales|accounts|retentions?|the \\w+ (?:team|department)|your \\w+ (?:team|department))\\b`,
+  ),
+  frame(
     'out_of_the_bot',
     `\\bget me (?:out of|off|away from|past) (?:this|the|your) (?:bot|chat ?bot|machine|robot|automated \\w+|ai|system)`,
   ),
@@ -280,14 +338,17 @@ export const EXTRA_REQUEST_FRAMES: readonly RequestFrame[] = [
     'refuse_the_bot',
     `\\brefuse to (?:talk|speak|chat|deal) (?:to|with) (?:a |an |the |this |your )?(?:bot|robot|machine|computer|ai|chat ?bot|program|automated \\w+)`,
   ),
-  frame('who_can_i', `\\bwho (?:else )?(?:can|could|should|do|shall) (?:i|we) (?:speak|talk|chat|go) (?:to|with)\\b`),
+  frame(
+    'who_can_i',
+    `\\bwho (?:else )?(?:can|could|should|do|shall) (?:i|we) (?:need to |have to )?(?:speak|talk|chat|go) (?:to|with)\\b|\\bwho is (?:the )?person i can (?:ask|talk to|speak to)\\b`,
+  ),
   frame(
     'past_the_bot',
     `\\bget (?:past|around|beyond|through|by) (?:the|this|your) (?:bot|robot|ai|machine|chat ?bot|automated \\w+|system|menu)`,
   ),
   frame(
     'a_person_i_can',
-    `\\b(?:there's|there is|is there|any) (?:a |an |any |some )?(?:${QUAL} )?(?:person|human|someone|somebody|anyone|anybody|people) (?:i|we) (?:can|could) (?:talk|speak|explain|chat|go|turn|reach|ask)`,
+    `\\b(?:there's|there is|is there|any) (?:a |an |any |some |no )?(?:${QUAL} )?(?:person|human|someone|somebody|anyone|anybody|people) (?:i|we) (?:can|could) (?:talk|speak|explain|chat|go|turn|reach|ask|get hold of|get through to|contact|phone|call|ring)`,
   ),
   frame(
     'needs_a_person',
@@ -305,14 +366,16 @@ export const EXTRA_REQUEST_FRAMES: readonly RequestFrame[] = [
   frame(
     'other_language',
     `(?:${alt(
-      'hablar con (?:un|una|el|la|algun|alguna|algún)?\\s*(?:persona|humano|agente|asesor|operador|representante|encargado|supervisor|gerente)',
-      '(?:una persona|un humano|un agente|un asesor) (?:real|de verdad|por favor)',
+      // (The slip correction reads "agente" and "persona" as "agent" and "person": both forms are here.)
+      'hablar con (?:un|una|el|la|algun|alguna|algún)?\\s*(?:persona?|humano|agente?|asesor|operador|representante|encargado|supervisor|gerente)',
+      '(?:una persona|un humano|un agente|un agent|un asesor) (?:real|de verdad|por favor|humano|human)',
+      '(?:necesito|quiero|quisiera|prefiero) (?:un|una) (?:persona?|humano|agente?|asesor)\\b|hay alguien (?:real|ah[ií])|\\bll[aá]m(?:en|a)me\\b|\\bme llam(?:en|an|e)\\b|\\bme lig(?:a|ue|uem)\\b',
       "parler (?:à|a|avec) (?:un|une|quelqu'un|le|la|l')\\s*(?:vrai|vraie)?\\s*(?:humain|personne|conseill\\w+|agent|op[ée]rateur|responsable|r[ée]el)?",
-      '(?:un|une) (?:vrai |vraie )?(?:humain|conseill\\w+|être humain)',
+      '(?:un|une) (?:vrai |vraie )?(?:humain|human|conseill\\w+|être humain)',
       "parlare con (?:un|una|un'|qualcuno)\\s*(?:operatore|persona|umano|essere umano|addetto|responsabile)?",
-      'falar com (?:um|uma|o|a|alguém|alguem)\\s*(?:atendente|pessoa|humano|agente|operador|gerente)?',
+      'falar com (?:um|uma|o|a|alguém|alguem)\\s*(?:atendente|pessoa|humano|agente?|operador|gerente)?',
       '(?:mit )?(?:einen?|einem) (?:echten |richtigen |menschlichen )?(?:menschen|mitarbeiter\\w*|berater\\w*|person|sachbearbeiter\\w*)',
-      '(?:insaan|insan|aadmi|vyakti|agent|representative) se baat',
+      '(?:insaan|insan|aadmi|vyakti|agent|representative) se baat|\\b(?:koi )?(?:insaan|insan|aadmi) hai\\b|\\bmay tao ba\\b',
       '(?:spreken|praten) met (?:een|iemand)(?: medewerker| mens| persoon)?',
     )})`,
   ),
@@ -392,7 +455,8 @@ const ABOUT_THE_OPTION = new RegExp(
     // Imagined, counterfactual or for another day: "imagine I wanted a supervisor", "say I was unhappy,
     // could I…", "if I wasn't at work I'd ring and demand a human", "would I have been better off asking",
     // "would it be weird to ask", "next time I'll ask for a person", "my plan was: …", "one day", "just in case".
-    "\\bimagine (?:i|if|that)\\b|\\bsay (?:i|if i|we) (?:was|were|wanted|am|got|had|need)\\b|\\bif (?:i|we) (?:wasn't|weren't|wasnt|werent|was not|were not)\\b",
+    // "if I had a really complicated problem I'd need one of your people": a second conditional.
+    "\\bif (?:i|we) (?:had|were|was|did)\\b[^.?!]{0,60}\\b(?:i'd|i would|we'd|we would)\\b|\\bimagine (?:i|if|that)\\b|\\bsay (?:i|if i|we) (?:was|were|wanted|am|got|had|need)\\b|\\bif (?:i|we) (?:wasn't|weren't|wasnt|werent|was not|were not)\\b",
     '\\bwould (?:i|we) have been better off\\b|\\bwould it be (?:weird|odd|strange|rude|silly|ok|okay|bad)\\b|\\bnext time (?:i|we)\\b|\\bmy plan was\\b|\\bone day\\b|\\bjust in case\\b',
   ].join('|'),
 );

@@ -18,7 +18,7 @@ const PILLS =
   '(?:pills|tablets|meds|medication|medicine|prescriptions?|painkillers|sleeping pills|paracetamol|insulin|methadone|heart medication|antidepressants)';
 const SELF = "(?:i|i'm|i'll|i've|i'd|i am|im|me|myself|once i'm|when i'm)";
 const MEANS =
-  '(?:razor|razors|blade|blades|noose|rope|ligature|train tracks|the tracks|railway|ledge|gun|rifle|pistol|shotgun|exhaust|hose)';
+  '(?:razor|razors|blade|blades|knife|knives|noose|rope|ligature|train tracks|the tracks|railway|ledge|gun|rifle|pistol|shotgun|exhaust|hose)';
 const KIN = '(?:kids|children|family|wife|husband|partner|mum|mom|dad|parents|everyone|everybody|them|people|friends|son|daughter)';
 
 /** A family of warning signs, and the safety topic it raises. */
@@ -35,9 +35,11 @@ export const SAFETY_FAMILIES: readonly SafetyFamily[] = [
     topic: 'self_harm',
     re: any(
       'kill(?:ing)? (?:myself|my ?self)',
+      // A learner's "I want to kill me".
+      "\\bi (?:want|wanna|am going|'m going|will|wish) (?:to )?kill me\\b",
       'end(?:ing)? (?:my|his|her) (?:own )?life',
       'end(?:ing)? it all',
-      "(?:i'm|i am|i'll|i will|going to|gonna|thinking (?:about|of)|want to) end(?:ing)? it\\b(?! (?:now|today|here)? ?(?:with you|with your|the|my (?:sub|plan|contract|account)))",
+      "(?:i'm|i am|i'll|i will|i'd|i would|going to|gonna|thinking (?:about|of)|want to) end(?:ing)? it\\b(?! (?:now|today|here)? ?(?:with you|with your|the|my (?:sub|plan|contract|account)))",
       'take (?:my|his|her) (?:own )?life',
       'suicid\\w*',
       '(?:want|wanna|going|ready|wish|wishing) (?:to )?die\\b',
@@ -243,7 +245,7 @@ export const SAFETY_FAMILIES: readonly SafetyFamily[] = [
     topic: 'self_harm',
     re: any(
       `${SELF}\\s+(?:\\w+\\s+){0,2}?(?:holding|hold|held|tied|tying|bought|got|sitting|standing|stood|lying|on|at|by|near|looking at|staring at|next to|ready with|keep looking at|have)\\s+(?:\\w+\\s+){0,3}?(?:${MEANS})\\b`,
-      `(?:${MEANS})\\s+(?:is |are )?(?:ready|in my hand|next to me|beside me|in front of me|tied|around my neck)`,
+      `(?:${MEANS})\\s+(?:is |are )?(?:(?:on|by|at) (?:the|my) \\w+ )?(?:ready|in my hand|next to me|beside me|in front of me|tied|around my neck)`,
       `(?:i'll|i will|going to|gonna) take (?:the|all the|all my|my) (?:${PILLS}) (?:after|once|when|tonight|today|this)`,
     ),
   },
@@ -282,7 +284,13 @@ export const SAFETY_FAMILIES: readonly SafetyFamily[] = [
       "(?:won't|will not|wont|not going to) (?:make it|be (?:here|around|alive)) (?:to|until|till|past|for|through) (?:christmas|new year|my birthday|next (?:week|month|year)|the weekend|the end of)",
       '(?:like|want|wish|rather) (?:to )?not (?:to )?exist\\b|\\bstop existing\\b',
       '\\bmy (?:death|suicide)\\b(?! certificate)',
-      "(?:you're|you are|ur|u r) the last (?:person|one) (?:i'm|im|i am|i'll|ill|i will) (?:ever )?(?:talk|speak)",
+      "(?:you're|you are|your|ur|u r) the last (?:person|one) (?:i'm|im|i am|i'll|ill|i will) (?:ever )?(?:talk|speak)",
+      // "probably the last person I'll ever talk to", "once I've done what I'm going to do", "so nobody has to go
+      // through my stuff after", "a letter explaining why I did it".
+      "\\blast (?:person|one|voice|people)\\b[^.?!]{0,12}\\b(?:i'll|i will|ill|i'm|im|i am|i'd|i) ever (?:talk|speak|chat|hear|see)\\b",
+      "\\b(?:once|after|when) i(?:'ve| have)? (?:done|do|go through with) what i(?:'m| am|m) (?:going|gonna|planning) (?:to )?do\\b",
+      '\\b(?:go|going|sort|sorting|clear|clearing) through my (?:stuff|things|belongings|affairs) (?:after|when|once)\\b',
+      '\\b(?:letter|note)\\b[^.?!]{0,30}\\b(?:explaining|to explain|saying|telling (?:him|her|them)) why i (?:did it|had to do it|did this|had to)\\b',
       '(?:nobody|no one|noone) will have to (?:deal with|worry about|put up with|clean up) (?:me|my)\\b',
       '\\bctb\\b',
       '(?:stopped|stop) taking my (?:meds|medication|tablets|pills)\\b[^.?!]{0,40}\\b(?:waiting|point|end|stop|care)',
@@ -309,6 +317,86 @@ export const SAFETY_FAMILIES: readonly SafetyFamily[] = [
       'affairs (?:tidy|in order|sorted|straight)',
       "(?:won't|will not|wouldn't) be needing (?:the|my|this|it|anything)[^.?!]{0,30}\\b(?:after|past|beyond) (?:tonight|today|this week|tomorrow)",
       "(?:won't|will not) need (?:the|my|this) (?:account|refund|money|plan)[^.?!]{0,20}\\b(?:after|past) (?:tonight|today|tomorrow)",
+    ),
+  },
+  {
+    // Signs told in the middle of other business, as crisis-line guidance lists them, in the words
+    // people use: a death asked about "for myself", "my last message to anyone", "not planning on
+    // being here", "no one would care if I died", "decided not to continue", "nothing matters
+    // anymore", "how much longer I can keep going", "my head keeps telling me to jump", "I have the
+    // means", "tried to do it … next time", "this month is my last", a crisis line named.
+    name: 'signs_in_context',
+    topic: 'self_harm',
+    re: any(
+      "(?:dies|dead|die|death|not alive|passes away|passed away)\\b[^]{0,160}\\b(?:planning (?:mine|for mine|my own|ahead)|(?:asking|ask) for (?:myself|me)\\b|i(?:'m| am|m) planning\\b|before i (?:do (?:it|this)|go through with)|this is the week)",
+      '(?:my )?last (?:message|text|words|email) (?:to|for) (?:anyone|anybody|everyone|you all|the world)\\b',
+      'not (?:planning on|planning to|going to|expecting to) (?:be|being) (?:here|around|alive)\\b(?![^.?!]*\\b(?:mov|holiday|travel|abroad|away|trip|relocat|emigrat|visit|work)\\w*)',
+      "if i (?:wasn't|wasnt|weren't|werent|was not|were not) (?:here|around|alive)\\b(?!\\s+(?:when|to|at|for|on|during|the|between|in|because|and the|yesterday|today|tomorrow|last|this)\\b)",
+      "(?:no ?one|nobody|no-one) (?:would|will|'d)(?: even)? (?:care|notice|miss me)\\b[^.?!]{0,20}\\bif i (?:died|was gone|wasn't here|wasnt here|disappeared|wasn't around|killed myself|was dead)|(?:no ?one|nobody|no-one) (?:would|will|'d)(?: even)? (?:miss|notice) me\\b",
+      '(?:decided|made (?:the|my) decision|chosen|choose) not to (?:continue|go on|carry on|keep going|live|stay alive)\\b(?! (?:with|the|my|using|paying|this|your))',
+      '(?:looking up|scrolling|googl\\w*|search\\w*|reading up on|researching) (?:for )?(?:ways|how) to do it\\b|how to make it (?:painless|quick|quicker|look like an accident)\\b',
+      'checking out\\b[^.?!]{0,30}\\bof (?:everything|life|it all)\\b',
+      "(?:won't|will not|not going to|wont|don't|dont) need (?:the|my|a|this|it|any)\\b[^.?!]{0,20}\\bwhere i(?:'m| am|m) going\\b",
+      'go away for good\\b|disappear for good\\b|(?:kindest|best) thing (?:i could do|i can do|for (?:everyone|them|her|him)) (?:is|would be) (?:to )?(?:go|leave|disappear|not be here|die)\\b',
+      '(?:head|voices?|brain|mind) (?:keeps |keep )?(?:telling|tells|told) me to (?:jump|do it|end it|kill|hurt)\\b',
+      'how (?:much )?longer i (?:can|could) (?:keep going|go on|carry on|hold on|take (?:this|it))\\b(?! (?:without|with (?:this|the|no)|on (?:this|the)))',
+      "(?:i'm|im|i am) still (?:going to|gonna) do it\\b|(?:call(?:ed|ing|s)?|rang|ring(?:ing)?|phon\\w*|text(?:ed|ing)?|spoke|speaking|talk(?:ed|ing)?|were) (?:to |with )?(?:the )?(?:samaritans|crisis (?:line|team)|suicide (?:line|hotline))\\b",
+      "(?:that was|that's|thats|this was) the last thing\\b[^]{0,30}\\b(?:goodbye|bye)\\b",
+      '(?:stood|standing|stand) on a (?:chair|stool|ladder)\\b[^.?!]{0,30}\\b(?:belt|rope|cord|cable|scarf|noose)\\b',
+      "nothing (?:matters|does) (?:anymore|any more)\\b|(?:it|this) (?:doesn't|does not|doesnt) matter (?:anymore|any more)[.,]? nothing does\\b",
+      "(?:river|sea|canal|lake|bridge|cliff|water)\\b[^]{0,40}\\b(?:going to|gonna|will|i'll) follow (?:it|them)\\b",
+      "(?:i'm|im|i am) (?:finishing|ending) it (?:this|tonight|today|tomorrow|on|next|soon)\\b",
+      "i (?:have|'ve got|got) the (?:stuff|pills|tablets|means|things) (?:here|ready|with me|next to me)\\b|(?:have|got) the means\\b",
+      "(?:tried|attempted) to do it\\b[^]{0,60}\\b(?:didn't work|get it right|next time|again)\\b|(?:try|do it) (?:again,? )?properly this time\\b|after i tried\\b[^]{0,40}\\btry again\\b",
+      '(?:this|next) (?:month|week|weekend|year|christmas) (?:is|will be) my last\\b',
+      "there(?:'ll| will) be no ?one here\\b(?![^.?!]*\\b(?:holiday|away|travel|abroad|moving|work|visit)\\w*)",
+      `(?:written|wrote|writing) to (?:my )?${KIN}\\b[^]{0,40}\\b(?:understand|sorry|forgive|one day|before i go)\\b`,
+      '(?:giving|gave|given) (?:all )?my (?:stuff|things|belongings|possessions) away\\b|the only thing left (?:to give up|to go|to sort) is me\\b',
+      "(?:not going to|won't|will not|wont) need (?:any of it|anything|it|them) (?:after|past|beyond) (?:the \\d+\\w*|tonight|today|tomorrow|this week|\\w+day)\\b",
+      'take it up with my estate\\b|my estate\\b[^]{0,20}\\bsoon\\b',
+      'counted (?:them|the (?:pills|tablets))\\b[^]{0,30}\\benough\\b',
+      "i(?:'m| am|m) (?:really |just )?not (?:ok|okay|alright)\\s*[.!]*$",
+    ),
+  },
+  {
+    // Danger and emergencies told in passing: violence now, trafficking, a threat with a place and a
+    // time, a stroke's signs, a double dose, a flood on the stairs, a gas smell, trapped by snow,
+    // lost as it gets dark, pinned under something.
+    name: 'danger_in_context',
+    topic: 'danger',
+    re: any(
+      '(?:being|is being|getting) violent\\b|thrown (?:her|him|me|them) (?:against|into|down|across)\\b',
+      "(?:he|she|they)(?:'s| is| are) (?:hitting|beating|hurting|attacking|strangling|choking|kicking|punching) (?:her|him|them|my \\w+)\\b",
+      'owe (?:them|him|her) (?:money )?for (?:bringing|getting|taking) (?:me|us)\\b',
+      "bring (?:security|the police|backup|guards)\\b[^.?!]{0,20}\\b(?:won't|will not|wont|not going to) help\\b",
+      '(?:try|tried|trying) to (?:push|force|break) (?:his way |her way |their way )?(?:in|inside|through the door)\\b|kicking (?:the|my) door\\b|shouting and kicking\\b',
+      '(?:waiting|be waiting) with (?:my|a) (?:shotgun|gun|rifle|knife|bat|axe)\\b|\\b(?:anyone|anybody|whoever)\\b[^.?!]{0,50}\\bgets? shot\\b',
+      "(?:got|have|found) (?:your|the|his|her) (?:ceo|boss|manager|director|agent|employee|staff member)(?:'s)?(?: \\w+(?:'s)?)? (?:home )?address\\b",
+      "(?:i'm|i am|im) (?:sat|sitting|parked|waiting|standing) outside (?:it|there|his|her|their)\\b[^]{0,60}\\bor i\\b",
+      '(?:shoved|pushed|threw|thrown) (?:my \\w+|her|him|me|them) (?:down|into|against|off|through)\\b',
+      '(?:he|she|they) (?:hits|beats|hurts|chokes|kicks|punches) (?:her|him|them|my \\w+)\\b(?! (?:with (?:a|the) (?:bill|fee|charge|price|email)|off))',
+      "(?:in|inside) (?:the|a) lift\\b[^]{0,60}\\b(?:stuck|hours?|minutes)\\b[^]{0,60}\\b(?:hot|stuffy|can't breathe|panic)",
+      "flames (?:coming|are coming|pouring|shooting) (?:from|out of)\\b|(?:is|'s) smoking and\\b|gone up in flames\\b|(?:spreading|spread) to the (?:ceiling|roof|kitchen|house|stairs|landing)\\b",
+      '(?:keys?) (?:are|is|locked) inside with (?:her|him|them|the baby)\\b',
+      '(?:someone|somebody|a man|a stranger|men|people) (?:is |are )?(?:in|at) (?:my|the|our) (?:garden|house|flat|door|window|yard|drive)\\b[^.?!]{0,20}\\bwith (?:a|an) (?:crowbar|knife|gun|bat|machete|axe|hammer)\\b|there are men at (?:my|the) door\\b',
+      "(?:can't|cannot|can not|couldn't) get (?:her|him|them|my \\w+) out\\b(?! of)|(?:trapped|pinned|stuck) under (?:the|a)\\b",
+      "water(?:'s| is)? (?:halfway|half way|up) (?:up )?the stairs\\b|river(?:'s| has)? burst\\b",
+      'gas (?:smell|leaking)\\b|\\bgas\\b[^.?!]{0,20}\\bleaking\\b',
+      "(?:trapped|stuck|stranded) in (?:the|our|my) car\\b[^]{0,60}\\b(?:snow|minus|freezing|fuel|cold)\\b|snow(?:'s| has) (?:got )?(?:us |me )?trapped\\b",
+      "(?:i'm|im|i am|we're|we are) lost\\b[^]{0,60}\\b(?:getting dark|fog|temperature|freezing)\\b",
+      'below freezing\\b[^.?!]{0,20}\\b(?:in here|inside|indoors)\\b',
+    ),
+  },
+  {
+    // Someone else's emergency told by its signs: a face dropped on one side, slurring, a double
+    // dose of heart tablets, a heart going very slow.
+    name: 'medical_in_context',
+    topic: 'medical',
+    re: any(
+      '(?:face|mouth|smile) (?:has )?(?:dropped|drooping|droops|drooped)\\b|one side of (?:her|his|their|my) face\\b|\\bslurring\\b',
+      "think (?:it's|its|she's having|he's having|they're having) a (?:stroke|heart attack|seizure)\\b",
+      'pressed (?:his|her|their) (?:pendant|panic|emergency|personal) (?:alarm|button)\\b|(?:might|may|could) (?:be|have been) (?:lying )?on the floor\\b',
+      '(?:took|taken|has taken) (?:her|his|their|my) (?:tablets|pills|medication|meds|insulin) (?:twice|double|two times)\\b|heart (?:is )?(?:going|beating) (?:very |really |so )?(?:slow|slowly)\\b',
     ),
   },
   {
@@ -377,6 +465,7 @@ export const SAFETY_FAMILIES: readonly SafetyFamily[] = [
       "(?:router|shelf|it|cable|socket|plug|hub|box|charger|phone|laptop|blanket|bin|garage|shed|roof|wiring|wire|tv|oven|pan)(?:'s| is| are) on fire\\b",
       '(?:full of|thick|filling with) smoke\\b',
       "(?:flooding|flooded|filling with water) (?:fast|quickly|now|right now)\\b|water(?:'s| is) (?:up to|over) my (?:knees|waist|chest|ankles)",
+      "\\b(?:basement|cellar|house|room|kitchen|flat|ground floor|downstairs|car)(?:'s| is| keeps)? (?:filling|flooding)(?: up)? with water\\b|\\bup to my (?:knees|waist|chest|neck)\\b[^.?!]{0,20}\\b(?:rising|coming in|getting higher)\\b",
       'capsized\\b',
       "(?:stuck|trapped) in (?:a|the) (?:lift|elevator)\\b[^.?!]{0,60}\\b(?:hours?|alone|on my own|hot|can't breathe|panic)",
       "(?:i'm|i am|im|we're|we are) (?:lost|stranded) (?:on|in) (?:the |a )?(?:moor|moors|mountain|hills?|woods|forest|fells)\\b",
@@ -465,7 +554,11 @@ export const SAFETY_FAMILIES: readonly SafetyFamily[] = [
       `(?:he|she|they|${RELATION}|my (?:carer|ex|landlord))\\b[^.?!]{0,20}\\b(?:hurts|hits|pushes|shoves|slaps|pinches|kicks|punches) me\\b(?! (?:with (?:a|the) (?:bill|fee|charge|price|email)|off))`,
       // A threat to staff told as what the customer will do: "I've got petrol and I'll be there by 4",
       // "I'm sat outside his house … or I go in", "I'm going to strangle her".
-      "(?:i've got|i have|i've|got|bought) (?:some |a can of |a jerry can of )?(?:petrol|gasoline|lighter fluid|acid)\\b[^.?!]{0,40}\\b(?:i'll|i will|ill|gonna|going to|and)\\b",
+      "(?:i've got|i have|i've|got|bought) (?:some |a |a can of |a jerry can of )?(?:petrol|gasoline|lighter fluid|acid)\\b[^.?!]{0,40}\\b(?:i'll|i will|ill|gonna|going to|and)\\b",
+      // "I will find out where she lives", "came at me with a hammer", "he'll burn the house down with me in it".
+      '\\b(?:find out|found out|know|find) where (?:she|he|they|you|your \\w+|that \\w+) lives?\\b[^.?!]{0,40}\\b(?:regret|pay|sorry|hurt|deal with|visit|wait|see)\\b',
+      '\\b(?:came|come|comes|coming|went|going) at (?:me|us|my \\w+|him|her) with (?:a|an|the|his|her|their) (?:knife|hammer|bat|baseball bat|machete|axe|screwdriver|crowbar|bottle|broken bottle|iron bar|gun|blade)\\b',
+      '\\b(?:burn|set fire to|torch) (?:the|my|our) (?:house|flat|home|place)(?: down)? with (?:me|us|the kids|my \\w+|them) (?:in|inside) (?:it|there)\\b|\\bthreaten\\w* to (?:burn|torch|set fire to) (?:the|my|our|me|us)\\b',
       "(?:i'm|i am|im) (?:sat|sitting|parked|waiting|standing) outside (?:his|her|their|your (?:agent|staff|manager)\\w*)\\b",
       "(?:i'm|i am|im) (?:going to|gonna) (?:strangle|stab|shoot|batter|smash (?:her|his|their) (?:face|head))\\b",
       'being (?:abused|attacked|assaulted|followed|stalked|hit|beaten)',
@@ -534,6 +627,8 @@ export const SAFETY_IDIOM = new RegExp(
   [
     "\\b(?:is |are |'s |'re )?(?:going to|gonna|will|'ll) kill (?:me|us) (?:when|if|once) (?:she|he|they|my \\w+|the \\w+) (?:sees?|finds? out|hears|gets|opens|reads)\\b",
     '\\bheld hostage by (?:this|the|your|my|a) (?:contract|company|bill|plan|provider|network|subscription|deal|router|app)\\b',
+    // A thing held hostage is a grievance: "you're holding my number hostage", "keeping our deposit hostage".
+    '\\b(?:held|holding|hold|holds|keeping|keep|keeps|kept)(?: on to)? (?:my|our|the) (?:phone |mobile |old )?(?:number|account|money|deposit|refund|data|line|pac(?: code)?|contract|broadband|router|funds|cash|details|email|photos|credit)s? hostage\\b',
     "\\baffairs in order (?:before|as|since|because|for) (?:i'm |i am |i |we're |we )?(?:move|moving|go|going|leave|leaving|emigrat\\w*|retir\\w*|travel\\w*|relocat\\w*)\\b",
     '\\bbetter off without me on (?:the|our|my) (?:family )?(?:plan|account|contract|bill|bundle)\\b',
     '\\bgoodbye letter to (?:your|the|this) (?:company|provider|network)\\b',

@@ -160,6 +160,12 @@ function canonicalizeAfresh(norm: string): string {
     });
   }
   if (text.includes('w/')) text = text.replace(/\bw\/\s*/g, 'with ');
+  // "a reel person": a real word, so no slip, but a misspelling before a person.
+  if (text.includes('reel '))
+    text = text.replace(
+      /\breel (?=(?:live |actual )?(?:person|persons|people|human|humans|one|agent|someone|somebody|voice|man|woman)\b)/g,
+      'real ',
+    );
   if (/\s[24]\b/.test(text)) {
     text = text
       .replace(/\b(talk|speak|chat|go|get|over|through|back|listen)\s+2\b/g, '$1 to')

@@ -59,7 +59,9 @@ export const TAKE_HELP = new RegExp(
     '\\bgo ahead\\b',
     '\\btry (?:it|that|first|then|yourself|now|again)\\b',
     '\\b(?:ok|okay|fine|alright|sure|yes|yeah|yep)(?: please)? (?:try|do it|check|look|go ahead)\\b',
-    '\\b(?:no thanks|no thank you|too long|not waiting|that long)\\b',
+    '\\b(?:no thanks|no thank you|too long|too late|not waiting|that long)\\b',
+    // "go on then show me", "go on, tell me the options".
+    "\\bgo on(?: then)?[, ]+(?:show|tell|do|try|check|look|sort)\\b|\\b(?:show|tell) me (?:then|the options|them|what you(?:'ve| have| can))\\b",
     '\\bif you can (?:fix|do|sort|help)\\b',
     '\\b(?:please )?do it (?:now|here|yourself|then)\\b',
     '\\b(?:check|resend|send|update|look at|fix|sort|process|change|refund) (?:it|that|this|them|the \\w+|my \\w+)(?: then| now| please)?\\b',
@@ -138,6 +140,11 @@ const STILL_WANTED_SOURCE = [
   "\\b(?:don't|dont|do not) care how long\\b|\\ball the time in the world\\b",
   "\\b(?:i have|i've got|ive got|i got|i've|got) (?:the |plenty of )?time\\b|\\bi can wait\\b|\\bno (?:rush|hurry)\\b|\\b(?:stay|keep me|leave me) in (?:the )?(?:chat )?(?:queue|line)\\b|\\bstay in the (?:chat )?queue\\b",
   "\\b(?:espero|esperar[eé]|j'attends|vou esperar|ich warte|ik wacht)\\b",
+  // "ok i wait for the person", "go ahead and connect me", "thanks but i want the billing team",
+  // "just the representative when they're free".
+  '\\bi (?:wait|will wait)\\b|\\bgo ahead and (?:connect|transfer|put|queue|book|add)\\b',
+  "\\b(?:i want|i'd like|id like|just) the (?:\\w+ )?(?:team|representative|rep|person|human|agent|advis[oe]r|specialist|manager|supervisor)\\b(?! (?:to know|number|'s name)\\b)",
+  "\\bwhen (?:they're|they are|theyre|someone's|someone is|one is|he's|she's) free\\b",
 ].join('|');
 /** The request kept in so many words: it stands, even beside words that would take the agent's help. */
 export const STILL_WANTED = new RegExp(STILL_WANTED_SOURCE);
