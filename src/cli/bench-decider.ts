@@ -10,88 +10,50 @@
  *
  * Both extractors keep per-clause caches, which a benchmark that repeats the same texts would
  * flatter: every pass appends a pass number to each customer message, so no whole message repeats
- * (its earlier clauses do, as they do in production, where the conversation is reread every turn). Each detector is timed over `--rounds` passes after one untimed pass;
- * decisions per second is from the best pass, the per-decision percentiles from all timed ones.
+ * (its earlier clauses do, as they do in production, where the conversation is reread every turn).
+ * Each detector runs on a fresh worker thread of its own, one after the other (see
+ * `bench-decider-worker.ts`), over `--rounds` passes after one untimed pass; decisions per second
+ * is from the best pass, the per-decision percentiles from all timed ones.
  */
-import { readFileSync } from 'node:fs';
-import { decideHandoff, extractSignals, type DeciderPolicy, type Signal, type TranscriptItem } from '../core/index.js';
-import { extractBaselineSignals } from '../testing/decider-baseline/handoff-signals.js';
-import { parseDeciderCorpus } from '../testing/decider-corpus.js';
-import { DecideLineSchema } from './decide-command.js';
+import { Worker } from 'node:worker_threads';
+import { BENCH_CORPORA, type DetectorJob, type DetectorName, type DetectorTiming } from './bench-decider-worker.js';
 
-/** The development parts the benchmark reads; held-out parts are never benchmarked (nor read). */
-export const BENCH_CORPORA = ['own-dev.jsonl', 'blind-dev.jsonl'] as const;
+export { BENCH_CORPORA };
 
 export interface DeciderBenchOptions {
   rounds: number;
   progress: (line: string) => void;
 }
 
-interface Conversation {
-  items: TranscriptItem[];
-  policy: DeciderPolicy;
+/** Times one detector on a worker thread of its own. */
+function inWorker(detector: DetectorName, rounds: number, firstPass: number): Promise<DetectorTiming> {
+  const job: DetectorJob = { detector, rounds, firstPass };
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./bench-decider-worker.js', import.meta.url), { workerData: { benchDecider: job } });
+    worker.once('message', (timing: DetectorTiming) => resolve(timing));
+    worker.once('error', reject);
+    worker.once('exit', (code) => {
+      if (code !== 0) reject(new Error(`the ${detector} detector's thread exited with code ${code}`));
+    });
+  });
 }
 
-type Extract = (items: readonly TranscriptItem[], policy: DeciderPolicy) => Signal[];
-
-function loadConversations(): Conversation[] {
-  const out: Conversation[] = [];
-  for (const name of BENCH_CORPORA) {
-    const url = new URL(`../../data/decider/${name}`, import.meta.url);
-    for (const c of parseDeciderCorpus(readFileSync(url, 'utf8'), name)) {
-      const line = DecideLineSchema.parse(c.conversation);
-      out.push({ items: line.messages, policy: line.policy });
-    }
-  }
-  return out;
-}
-
-/** The conversations with every customer message marked with the pass, so no cache carries over. */
-const marked = (conversations: readonly Conversation[], pass: number): Conversation[] =>
-  conversations.map((c) => ({ ...c, items: c.items.map((i) => (i.role === 'customer' ? { ...i, text: `${i.text} (${pass})` } : i)) }));
-
-const quantile = (sorted: readonly number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
-
-function timeDetector(extract: Extract, conversations: readonly Conversation[], rounds: number, firstPass: number) {
-  const perDecision: number[] = [];
-  let best = Infinity;
-  let handoffs = 0;
-  for (let round = 0; round <= rounds; round++) {
-    const input = marked(conversations, firstPass + round);
-    const started = performance.now();
-    for (const c of input) {
-      const t0 = performance.now();
-      if (decideHandoff(extract(c.items, c.policy), c.policy).handoff) handoffs += 1;
-      if (round > 0) perDecision.push(performance.now() - t0);
-    }
-    if (round > 0) best = Math.min(best, (performance.now() - started) / 1000);
-  }
-  perDecision.sort((a, b) => a - b);
-  return {
-    decisions_per_second: Math.round(conversations.length / best),
-    p50_ms: Number(quantile(perDecision, 0.5).toFixed(4)),
-    p99_ms: Number(quantile(perDecision, 0.99).toFixed(4)),
-    max_ms: Number((perDecision[perDecision.length - 1] ?? 0).toFixed(4)),
-    handoffs_per_pass: Math.round(handoffs / (rounds + 1)),
-  };
-}
-
-/** Runs the benchmark: the baseline first, then the current detector, on the same conversations. */
-export function benchDecider(options: DeciderBenchOptions) {
-  const conversations = loadConversations();
-  options.progress(`decider: ${conversations.length} conversations from ${BENCH_CORPORA.join(', ')}; ${options.rounds} timed passes each`);
-  const baseline = timeDetector(extractBaselineSignals, conversations, options.rounds, 0);
+/** Runs the benchmark: the baseline first, then the current detector without and with its classifier, each on its own thread. */
+export async function benchDecider(options: DeciderBenchOptions) {
+  options.progress(`decider: ${BENCH_CORPORA.join(', ')}; ${options.rounds} timed passes each, each detector on a thread of its own`);
+  const { conversations, ...baseline } = await inWorker('baseline', options.rounds, 0);
   options.progress(`baseline (pre-issue-13 lexicon): ${baseline.decisions_per_second} decisions/s, p99 ${baseline.p99_ms} ms`);
-  const lexicon = timeDetector((items, policy) => extractSignals(items, policy, { model: null }), conversations, options.rounds, 500);
+  const { conversations: _l, ...lexicon } = await inWorker('lexicon', options.rounds, 500);
   options.progress(`current lexicon alone: ${lexicon.decisions_per_second} decisions/s, p99 ${lexicon.p99_ms} ms`);
-  const current = timeDetector(extractSignals, conversations, options.rounds, 1000);
+  const { conversations: _c, ...current } = await inWorker('current', options.rounds, 1000);
   options.progress(`current: ${current.decisions_per_second} decisions/s, p99 ${current.p99_ms} ms`);
   return {
     bench: 'decider',
-    conversations: conversations.length,
+    conversations,
     corpora: BENCH_CORPORA,
     rounds: options.rounds,
     node: process.version,
+    isolation: 'each detector on a fresh worker thread, one after the other',
     baseline: { name: 'pre-issue-13 lexicon (src/testing/decider-baseline)', ...baseline },
     lexicon: { name: 'current detector without its trained classifier (model: null)', ...lexicon },
     current: { name: 'current detector (src/core/handoff-signals.ts, lexicon and trained classifier)', ...current },

@@ -84,7 +84,7 @@ export function addBenchCommands(program: Command): void {
     .option('--rounds <n>', 'timed passes per detector', positive, 5)
     .action(async (opts: { json?: boolean; rounds: number }) => {
       const { benchDecider } = await import('./bench-decider.js');
-      const result = benchDecider({ rounds: opts.rounds, progress: (line) => process.stderr.write(`${line}\n`) });
+      const result = await benchDecider({ rounds: opts.rounds, progress: (line) => process.stderr.write(`${line}\n`) });
       process.stdout.write(opts.json ? `${JSON.stringify(result)}\n` : `${JSON.stringify(result, null, 2)}\n`);
     });
 
