@@ -26,6 +26,8 @@ export interface TopicPattern {
   negatable: boolean;
   /** A cheap test every match needs (one of the words each alternative holds): `re` runs only where it passes. */
   pre?: RegExp;
+  /** Not read on runs of neighbouring clauses (too costly there for what it adds). */
+  clausesOnly?: boolean;
 }
 
 /** The verbs that tell a trade rather than a threat: "she is a lawyer", "works as a solicitor", "is like a lawyer". */
@@ -128,6 +130,7 @@ export const POLICY_TOPIC_PATTERNS: readonly TopicPattern[] = [
     // her ashes", "he's in the churchyard now", "we lost him to covid", "the registrar gave me a reference".
     topic: 'bereavement',
     negatable: false,
+    clausesOnly: true,
     pre: /\b(?:with us|alive|living|around|here|gone|passed|peace|left us|took|claimed|cremat|burial|buried|memorial|wake|fight|battle|life|make it|peacefully|sleep|ashes|churchyard|crematorium|heaven|ground|cemetery|lost|killed|hospice|hospital|registrar|next of kin|lord|late|death|dead|die|estate)/,
     re: re(
       [
