@@ -518,10 +518,10 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
       const facts = clauseTopics(clause.norm);
       if (facts.risk) found.push({ kind: 'safety', topic: facts.risk, ...at });
       for (const topic of facts.topics) found.push({ kind: 'policy_topic', topic, ...at });
-      const toldBefore = clauses.slice(Math.max(0, k - 2), k).some((c) => BEREAVED_SUBJECT.test(c.norm));
+      // A verb of dying with its subject in one of the two clauses before (the verb first: it is the rarer).
       if (
-        toldBefore &&
         DEATH_WITHOUT_SUBJECT.test(clause.norm) &&
+        clauses.slice(Math.max(0, k - 2), k).some((c) => BEREAVED_SUBJECT.test(c.norm)) &&
         !found.some((f) => f.kind === 'policy_topic' && f.index === index && f.offset === clause.start)
       )
         found.push({ kind: 'policy_topic', topic: 'bereavement', ...at });
@@ -577,10 +577,12 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
       found.push(...classifierSignals(model, inContext, index, found, { text: item.text.trim(), canonical: whole }));
     }
     // A death mentioned about the customer's own account is not a bereavement case.
-    if (OWN_MATTER.test(whole) && !THEIR_MATTER.test(whole)) dropSignals(found, index, (f) => isTopic(f, 'bereavement'));
+    // (Each guard below only takes signals back: it is read only where there is one to take.)
+    const topical = found.some((f) => f.index === index && isTopic(f));
+    if (topical && OWN_MATTER.test(whole) && !THEIR_MATTER.test(whole)) dropSignals(found, index, (f) => isTopic(f, 'bereavement'));
     // A reserved topic's words not meant as one: a joke taken back, a trade ("I'm a funeral
     // director"), a place ("the probate office down the road"), an idiom ("died laughing").
-    if (TOPIC_NOT_MEANT.test(whole)) dropSignals(found, index, (f) => isTopic(f));
+    if (topical && TOPIC_NOT_MEANT.test(whole)) dropSignals(found, index, (f) => isTopic(f));
     // A hazard told as over ("a gas leak in October, all fixed"): its sign is not read, others still are.
     const resolved = found.some((f) => f.kind === 'safety' && f.index === index) ? RESOLVED_HAZARD.exec(whole) : null;
     if (resolved) dropSignals(found, index, (f) => f.kind === 'safety' && normalizeText(f.evidence).includes(resolved[1]!));
