@@ -196,7 +196,7 @@ function acrossClauses(clauses: readonly Clause[]): ClauseTopics['risk'] {
 // (The told-a-death pattern is not read on runs: on long runs it cost a sixth of a decision.)
 const RUN_TOPIC_PATTERNS = POLICY_TOPIC_PATTERNS.filter((p) => !p.clausesOnly);
 const runTopic = memoByText((run) => topicsOf(run, RUN_TOPIC_PATTERNS)[0] ?? null);
-/** A reserved topic told over two or three neighbouring clauses: "my son, who is a barrister, will be writing to you". */
+/** A reserved topic told over two neighbouring clauses: "my son, who is a barrister, will be writing to you". */
 function topicAcrossClauses(clauses: readonly Clause[]): Topic | null {
   return firstOverRuns(clauses, runTopic, 2);
 }
@@ -361,7 +361,7 @@ interface AgentSays {
   mayAnswerNothing: boolean;
   /** It neither acts, nor gives steps, a finding or a refusal, nor asks anything (see {@link movesNothing}). */
   movesNothing: boolean;
-  /** It reports the request done: "I've sent a reset link", "Your payment date is now the 28th". */
+  /** It reports the request done: "I've sent a reset link", "It has been cancelled". */
   done: boolean;
   /** It asks a question. */
   asks: boolean;
