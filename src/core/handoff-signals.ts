@@ -104,6 +104,13 @@ const SPEAKER_LABELS = /(?:^|[\s"”.!?])[A-Za-z]+(?: [A-Za-z]+)?:\s*["“]/g;
 const isSpeakerLabel = (text: string, clause: Clause): boolean =>
   clause.norm.split(' ').length <= 2 && /^\s*:\s*["“]/.test(text.slice(clause.start + clause.text.length));
 const ESCALATE = /\bescalat/;
+/** A move or a trip stated in the message (see the guard that uses it). */
+const AWAY_FOR_A_REASON =
+  /\b(?:moving|we're moving|i'm moving|move (?:to|abroad|house|out)|moved|relocat\w*|emigrat\w*|on holiday|going on holiday|travell?ing|abroad|a trip|away for|new job|new house|new flat|going back to|flying (?:to|out))\b/;
+/** A statement of being absent, and nothing more: "I won't be here next month", "not planning on being around". */
+const ABSENCE = /\b(?:be|being) (?:here|around)\b/;
+/** Words that make an absence a sign whatever the trip: "kill", "end it", "die". */
+const SELF_HARM_WORDS = /\b(?:kill|suicid\w*|die|dying|dead|end it|end my life|overdose|pills|tablets|goodbye|bridge|jump)\b/;
 const COMPLAINT_ESCALATION =
   /\bescalat\w* (?:this|it|that|my \w+) (?:as|to|into|through|via|under|using) (?:a |an |my |your |the )?(?:formal |official )?complaints?\b|\b(?:it|this|that|my \w+) escalated (?:as|to|into|through|via) (?:a |an |my |your |the )?(?:formal |official )?complaints?\b/;
 
@@ -586,6 +593,13 @@ export function extractSignals(items: readonly TranscriptItem[], policy: Decider
     // A hazard told as over ("a gas leak in October, all fixed"): its sign is not read, others still are.
     const resolved = found.some((f) => f.kind === 'safety' && f.index === index) ? RESOLVED_HAZARD.exec(whole) : null;
     if (resolved) dropSignals(found, index, (f) => f.kind === 'safety' && normalizeText(f.evidence).includes(resolved[1]!));
+    // "I won't be here next month, we're moving to Leeds": an absence beside a move or a trip is the trip.
+    if (found.some((f) => f.kind === 'safety' && f.index === index) && AWAY_FOR_A_REASON.test(whole))
+      dropSignals(
+        found,
+        index,
+        (f) => f.kind === 'safety' && f.topic === 'self_harm' && ABSENCE.test(normalizeText(f.evidence)) && !SELF_HARM_WORDS.test(whole),
+      );
     const legal = found.some((f) => isTopic(f, 'legal') && f.index === index);
     if (legal && LEGAL_ELSEWHERE.test(whole) && !AGAINST_THE_COMPANY.test(whole)) dropSignals(found, index, (f) => isTopic(f, 'legal'));
     const upset = frustration(clauses, item.text, whole);

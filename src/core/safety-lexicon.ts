@@ -356,6 +356,20 @@ export const SAFETY_FAMILIES: readonly SafetyFamily[] = [
       'take it up with my estate\\b|my estate\\b[^]{0,20}\\bsoon\\b',
       'counted (?:them|the (?:pills|tablets))\\b[^]{0,30}\\benough\\b',
       "i(?:'m| am|m) (?:really |just )?not (?:ok|okay|alright)\\s*[.!]*$",
+      // Canonical warning signs as crisis lines list them: "I don't see the point of going on",
+      // "I don't think I'll be here next month", "stepping in front of the train", "my last week on
+      // earth", "I keep looking at the train line", "maybe I should've jumped", "took 20 of my
+      // sleeping pills", "I'm at the top of the car park", "I won't be here by next month".
+      "(?:don't|do not|dont|can't|cannot|cant) see (?:the |any )?point (?:of|in) (?:going on|living|carrying on|being here|being alive|it all|anything anymore)\\b",
+      "(?:don't|do not|dont) think i(?:'ll| will|ll) (?:still )?be (?:here|around|alive) (?:next|by|for|much longer|to see|in a)\\b(?![^.?!]*\\b(?:mov|holiday|travel|abroad|away|trip|relocat|emigrat|visit|work)\\w*)|\\bnot sure i(?:'ll| will|ll) (?:still )?be (?:here|around|alive) (?:next|by|for|much longer|to see)\\b(?![^.?!]*\\b(?:mov|holiday|travel|abroad|away|trip|relocat|emigrat|visit|work)\\w*)",
+      "(?:won't|will not|wont) be (?:here|around|alive) by (?:next (?:week|month|year)|the end of|christmas|the weekend|\\w+day)\\b(?![^.?!]*\\b(?:mov|holiday|travel|abroad|away|trip|relocat|emigrat|visit|work)\\w*)",
+      '(?:step|stepping|stepped|jump|jumping|walk|walking|throw myself|throwing myself) in front of (?:a|the) (?:train|bus|lorry|truck|car|tube)\\b',
+      'last (?:week|day|days|night|month|christmas|birthday) on (?:earth|this planet)\\b|not (?:sticking|staying|hanging) around on this (?:planet|earth)\\b',
+      'keep (?:looking at|staring at|thinking about|going back to) (?:the )?(?:train line|railway|tracks|bridge|edge|balcony|rope|pills|tablets)\\b',
+      "(?:should(?:'ve| have)|should of|shouldve) jumped\\b",
+      `took (?:like |about |around |maybe )?\\d+ (?:of )?(?:my |the |her |his |mum'?s |mom'?s |dad'?s )*(?:\\w+ )?(?:${PILLS})\\b`,
+      "i(?:'m| am|m) (?:at|on) the (?:top|edge|roof) of (?:the |a )?(?:car park|multi[\\s-]?storey|building|bridge|cliff|tower)\\b",
+      'the note is on the (?:kitchen |dining )?table\\b|tied up (?:every |all )?(?:other |my )?loose ends?\\b[^]{0,40}\\b(?:note|last|goodbye)\\b',
     ),
   },
   {
@@ -385,6 +399,18 @@ export const SAFETY_FAMILIES: readonly SafetyFamily[] = [
       "(?:trapped|stuck|stranded) in (?:the|our|my) car\\b[^]{0,60}\\b(?:snow|minus|freezing|fuel|cold)\\b|snow(?:'s| has) (?:got )?(?:us |me )?trapped\\b",
       "(?:i'm|im|i am|we're|we are) lost\\b[^]{0,60}\\b(?:getting dark|fog|temperature|freezing)\\b",
       'below freezing\\b[^.?!]{0,20}\\b(?:in here|inside|indoors)\\b',
+      // Threats and danger in their common words: "he's going to finish me", "he's a dead man", "put a
+      // bullet in", "break my legs", "he'll hurt the kids", "scared to leave the house", "getting
+      // what's coming to him", a sextortion demand, hiding in the wardrobe, smoke in the carriage, an
+      // oxygen machine stopped, pinned by a quad bike.
+      "(?:going to|gonna|will|'ll) finish (?:me|her|him|us)\\b(?! off (?:the|my|this))|\\b(?:he's|he is|you're|you are|she's|she is|your manager's) a dead (?:man|woman)\\b|\\bput a bullet in\\b",
+      '(?:break|breaking|smash|smashing) (?:my|your|his|her) (?:legs|arms|neck|face|knees)\\b',
+      "(?:he|she|they)(?:'ll| will| would|'d| is going to|'s going to| said (?:he|she|they)(?:'d| would| will))? (?:hurt|harm|kill|take) (?:the|my|our) (?:kids|children|baby|son|daughter|little one)\\b",
+      "(?:scared|afraid|terrified|too scared) to (?:leave|go out of|step out of) (?:the|my) (?:house|flat|home)\\b|(?:he's|he is|she's|they're) (?:getting|going to get) what's coming\\b",
+      "if i (?:don't|do not|dont) pay\\b[^.?!]{0,40}\\b(?:they'll|they will|he'll|she'll|they are going to) (?:send|post|share|publish|release|leak)\\b[^.?!]{0,40}\\b(?:recording|video|photos?|pictures?|pics|images?)\\b",
+      "(?:hiding|hidden|i'm|i am) in (?:the|a|my) (?:wardrobe|cupboard|closet|loft)\\b[^]{0,40}\\b(?:baby|kids|children|quiet|scared|him|door)\\b|heard (?:the )?glass (?:break|smash)",
+      'smoke in (?:our|the|my) (?:carriage|car|room|flat|house|building|train)\\b',
+      'oxygen (?:machine|concentrator|supply)\\b[^.?!]{0,30}\\b(?:stopped|off|failed|died|not working|gone)\\b|(?:rolled|fallen|fell|landed) (?:on|onto) (?:my|his|her) (?:leg|legs|chest|arm)\\b',
     ),
   },
   {
