@@ -159,7 +159,7 @@ export function classifierSignals(
       const topic = SAFETY_TOPIC_HEADS.reduce((a, b) => (p[b] > p[a] ? b : a));
       // The lexicon's guards on medical figures of speech ("dying to know") and history hold here
       // too, and an illness given as the reason for a plan is no emergency.
-      if (!(topic === 'medical' && notAnEmergency(norm, message?.canonical))) {
+      if (!(topic === 'medical' && notAnEmergency(norm, message?.canonical)) && !illnessAsReason(topic, message?.canonical)) {
         out.push({ kind: 'safety', topic, ...at('safety') });
         fired.safety = true;
       }
@@ -192,6 +192,7 @@ export function classifierSignals(
       const p = scores.probability;
       const topic = SAFETY_TOPIC_HEADS.reduce((x, y) => (p[y] > p[x] ? y : x));
       if (p.safety < thresholds.safety || (topic === 'medical' && notAnEmergency(norm, message.canonical))) continue;
+      if (illnessAsReason(topic, message.canonical)) continue;
       if (outsideFigures(model, norm, p.safety) < thresholds.safety) continue;
       // A danger denied is not read over a pair either ("these get reversed, I am not threatening anything").
       const w = anchorWord(model, scores.features, 'safety');
@@ -214,6 +215,15 @@ export function classifierSignals(
 const round = (x: number) => Math.round(x * 1000) / 1000;
 
 /** A medical reading that is a figure of speech, past history, or an illness given as the reason for a plan (read on the whole message). */
+/**
+ * An illness given as the reason for a plan ("my mother is really sick and I need to get home to
+ * care for her") is no emergency, whichever head the model leans to: the pair reading of such a
+ * message has scored as danger. Not for self-harm, which no plan explains away.
+ */
+function illnessAsReason(topic: (typeof SAFETY_TOPIC_HEADS)[number], whole: string | undefined): boolean {
+  return topic !== 'self_harm' && whole !== undefined && MEDICAL_CARE.test(whole);
+}
+
 function notAnEmergency(norm: string, whole: string | undefined): boolean {
   return MEDICAL_HYPERBOLE.test(norm) || MEDICAL_HISTORY.test(norm) || (whole !== undefined && MEDICAL_CARE.test(whole));
 }

@@ -222,4 +222,11 @@ describe('an illness given as the reason for a plan', () => {
   ])('is still read for an emergency: %s', (text) => {
     expect(MEDICAL_CARE.test(text)).toBe(false);
   });
+  // Whichever head the model leans to: the pair reading of the lab's non-native rendering scored as danger.
+  it('keeps the classifier from reading it as any emergency, on a clause or a pair', () => {
+    const text =
+      'Dear support, I want to change my upcoming flight from EWR on May 21 to nonstop flight on the same day. My mother is really sick and I need to get back home sooner to take care of her. Please help me.';
+    const signals = extractSignals([{ role: 'customer', text }], DEFAULT_DECIDER_POLICY);
+    expect(signals.filter((s) => s.kind === 'safety')).toEqual([]);
+  });
 });
