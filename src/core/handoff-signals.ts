@@ -112,7 +112,7 @@ const ABSENCE = /\b(?:be|being) (?:here|around)\b/;
 /** Words that make an absence a sign whatever the trip: "kill", "end it", "die". */
 const SELF_HARM_WORDS = /\b(?:kill|suicid\w*|die|dying|dead|end it|end my life|overdose|pills|tablets|goodbye|bridge|jump)\b/;
 const COMPLAINT_ESCALATION =
-  /\bescalat\w* (?:this|it|that|my \w+) (?:as|to|into|through|via|under|using) (?:a |an |my |your |the )?(?:formal |official )?complaints?\b|\b(?:it|this|that|my \w+) escalated (?:as|to|into|through|via) (?:a |an |my |your |the )?(?:formal |official )?complaints?\b/;
+  /\bescalat\w* (?:this|it|that|my \w+) (?:as|to|into) (?:a |an |my |your |the )?(?:formal |official )?complaints?\b/;
 
 type Topic = 'complaint' | 'bereavement' | 'legal';
 interface ClauseTopics {
@@ -751,7 +751,8 @@ const FINITE_VERBS = new Set(
 const DONE_WORDS =
   'done|updated|sent|cancell?ed|refunded|applied|booked|added|removed|changed|switched|moved|set|scheduled|arranged|processed|raised|logged|reset|unlocked|blocked|barred|paused|waived|credited|ordered|posted|emailed|texted|fixed|sorted|requested';
 /** Reported as done, by the agent or of the thing: "I've sent…", "It has been cancelled" (not "is now": "5G is now available"). */
-const DONE = new RegExp(`\\b(?:i|we)(?:'ve| have)(?: just| now)? (?:${DONE_WORDS})\\b|\\b(?:has|have) been (?:${DONE_WORDS})\\b`);
+const PASSIVE_DONE = `\\b(?:has|have) been (?:${DONE_WORDS})\\b`;
+const DONE = new RegExp(`\\b(?:i|we)(?:'ve| have)(?: just| now)? (?:${DONE_WORDS})\\b|${PASSIVE_DONE}`);
 /**
  * A reply that reports, announces or offers what is done about the request, or says it cannot
  * be. An apology or a statement of what the customer could do ("You can pay online.") is not
@@ -763,7 +764,7 @@ const ACTS = new RegExp(
     "\\b(?:i|we)(?:'ve| have| had|'ll| will|'m going to| am going to| can| could| just)\\b|\\blet me\\b|\\bone moment\\b|\\b(?:checking|looking into)\\b",
     // Reported as done: "Done.", "Sent to your email.", "It has been cancelled", "is now on".
     `(?:^|[.!;]\\s+)(?:${DONE_WORDS})\\b`,
-    `\\b(?:has|have) been (?:${DONE_WORDS})\\b|\\b(?:is|are) now\\b`,
+    `${PASSIVE_DONE}|\\b(?:is|are) now\\b`,
     // An answer, a consent or a refusal: "Yes, …", "OK.", "Noted.", "No, …", "that isn't possible", "we can't".
     "^(?:yes|yeah|yep|no|nope|ok|okay|sure|sure thing|of course|certainly|no problem|will do|right away|noted|understood|got it|on it)\\b|\\b(?:can't|cannot|unable|won't|isn't possible|not possible|unfortunately)\\b",
     // What was found or why: "I see it: …", "That's the annual price change", "£15, £12 and £8."
