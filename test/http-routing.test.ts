@@ -7,6 +7,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ConversationId, StoredEvent } from '../src/core/index.js';
 import { AvailabilityCalendarSchema, isOpenAt } from '../src/runtime/router/availability-calendar.js';
+import { PostgresStore } from '../src/store/postgres-store.js';
+import { SqliteStore } from '../src/store/sqlite-store.js';
 import { json } from './support/http-json.js';
 import { handoffPolicy, startTestRuntime, type TestRuntime, type TestStoreKind } from './support/runtime-server.js';
 
@@ -48,6 +50,13 @@ async function start(kind: TestStoreKind, routing: Record<string, unknown> = {},
   const notes = async (id: ConversationId) =>
     (await t.store.listEvents(id)).flatMap((e: StoredEvent) => (e.type === 'routing.noted' ? [e.data] : []));
   return { t, call, person, customer, offers, notes, clock };
+}
+
+/** Rows of the router's tables, read straight from the database of either kind. */
+async function tableRows(t: TestRuntime, sql: string): Promise<Array<Record<string, unknown>>> {
+  if (t.store instanceof PostgresStore) return (await t.store.pool.query(sql)).rows as Array<Record<string, unknown>>;
+  if (t.store instanceof SqliteStore) return t.store.db.prepare(sql).all() as Array<Record<string, unknown>>;
+  throw new Error('the router’s tables are read on SQLite or PostgreSQL');
 }
 
 describe.each(['sqlite', 'postgres'] as const)('the router over HTTP (%s)', (kind) => {
@@ -151,6 +160,49 @@ describe.each(['sqlite', 'postgres'] as const)('the router over HTTP (%s)', (kin
       promise: 'join_estimate',
       estimate: { pointMs: expect.any(Number) },
     });
+  });
+
+  it('tells the estimate of the queue’s own history, and scores it when a person joins', async () => {
+    const { t, call, person, customer, offers, notes, clock } = await start(kind, {
+      queues: [{ id: 'queue_billing', reservationTimeoutSeconds: 600 }],
+      staffCapacity: 1,
+    });
+    const p = await person(['billing']);
+    await p.available();
+    /** Accepts the offer of `c` and returns the conversation's version. */
+    const take = async (c: { id: string }) => {
+      const offer = (await offers(p.token)).find((o) => o.conversationId === c.id);
+      if (offer === undefined) throw new Error(`no offer of ${c.id}`);
+      const accepted = await call(`/v1/offers/${offer.id}/accept`, { method: 'POST', token: p.token });
+      expect(accepted.status).toBe(200);
+      return (accepted.body['conversation'] as { version: number }).version;
+    };
+    const handBack = async (c: { id: string }, version: number) =>
+      expect(
+        (await call(`/v1/conversations/${c.id}/hand-back`, { body: { version, notes: 'done' }, token: p.token, key: c.id })).status,
+      ).toBe(200);
+    // The first is offered at once, accepted five minutes later, and handed back ten minutes after that:
+    // it held the person's slot for fifteen minutes, from the offer.
+    const first = await customer();
+    clock.advance(5 * 60_000);
+    const v1 = await take(first);
+    clock.advance(10 * 60_000);
+    await handBack(first, v1);
+    const second = await customer();
+    const v2 = await take(second);
+    // The third waits behind the second: the median of Gamma(1) × 15 minutes ≈ 10.4 minutes.
+    const third = await customer();
+    expect(third.notice).toMatch(/The wait is about 10 minutes/);
+    const told = (await notes(third.id)).find((n) => n.kind === 'promised') as { estimate: { pointMs: number } };
+    expect(told.estimate.pointMs).toBeCloseTo(Math.LN2 * 15 * 60_000, 0);
+    // A person joins three minutes later: the wait is kept beside the model it was told from.
+    clock.advance(3 * 60_000);
+    await handBack(second, v2);
+    await take(third);
+    const rows = await tableRows(t, 'SELECT told_queue, told_k, told_scale_ms, waited_ms FROM routing_requests WHERE told_k IS NOT NULL');
+    expect(rows.map((r) => [r['told_queue'], Number(r['told_k']), Number(r['told_scale_ms']), Number(r['waited_ms'])])).toEqual([
+      ['queue_billing', 1, 15 * 60_000, 3 * 60_000],
+    ]);
   });
 
   it('warm transfer: accepted joins the new person; declined or unanswered goes cold to the queue', async () => {

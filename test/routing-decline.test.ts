@@ -6,81 +6,15 @@
  * The same facts must come out of both databases, and on PostgreSQL two answers to one offer
  * at the same moment resolve it once.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ConversationId, StaffId } from '../src/core/index.js';
-import { RoutingQueueSchema, type RouterRequest } from '../src/core/router/index.js';
-import { openStore, routingStoreFor, type StoreConfig } from '../src/store/open-store.js';
-import { PostgresStore } from '../src/store/postgres-store.js';
-import type { RoutingFact, RoutingStore } from '../src/store/routing-store.js';
-import type { SqliteStore } from '../src/store/sqlite-store.js';
-import type { Store } from '../src/store/store.js';
-import { gatewayFor } from '../src/testing/gateway-fixture.js';
-import { testPostgres } from './support/postgres.js';
+import type { StaffId } from '../src/core/index.js';
+import type { RouterRequest } from '../src/core/router/index.js';
+import type { RoutingFact } from '../src/store/routing-store.js';
+import { billing, overflow, request, routingFixture as fixture, type RoutingFixture as Fixture } from './support/routing-fixture.js';
 
-const billing = RoutingQueueSchema.parse({ id: 'queue_billing', skills: [], reservationTimeoutSeconds: 600 });
-const overflow = RoutingQueueSchema.parse({ id: 'queue_overflow', skills: [], reservationTimeoutSeconds: 600 });
 const A = 'staff_ana' as StaffId;
 const B = 'staff_ben' as StaffId;
 const C = 'staff_cy' as StaffId;
-
-interface Fixture {
-  store: Store;
-  routing: RoutingStore;
-  open(): Promise<ConversationId>;
-  query(sql: string): Promise<Array<Record<string, unknown>>>;
-  close(): Promise<void>;
-}
-
-async function fixture(kind: 'sqlite' | 'postgres'): Promise<Fixture> {
-  let config: StoreConfig;
-  let cleanup = () => {};
-  if (kind === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'baton-decline-'));
-    config = { kind: 'sqlite', path: join(dir, 'baton.sqlite') };
-    cleanup = () => rmSync(dir, { recursive: true, force: true });
-  } else {
-    config = { kind: 'postgres', url: await (await testPostgres()).createDatabase(), poolSize: 4 };
-  }
-  const store = await openStore(config);
-  const gateway = gatewayFor(store);
-  let n = 0;
-  const routing = routingStoreFor(
-    store,
-    {
-      queues: new Map([
-        [billing.id, billing],
-        [overflow.id, overflow],
-      ]),
-      weights: { chat: 1, callback: 2 },
-    },
-    // Readable, ordered ids, so that both databases can be compared fact by fact.
-    (k) => `${k === 'request' ? 'rq' : 'res'}_${String((n += 1)).padStart(4, '0')}`,
-  );
-  return {
-    store,
-    routing,
-    open: async () => (await gateway.open()).id,
-    query: async (sql) =>
-      store instanceof PostgresStore
-        ? (await store.pool.query(sql)).rows
-        : ((store as SqliteStore).db.prepare(sql).all() as Array<Record<string, unknown>>),
-    close: async () => {
-      await store.close();
-      cleanup();
-    },
-  };
-}
-
-const request = (skills: string[], priority: number, targets?: RouterRequest['targets']): Omit<RouterRequest, 'id'> => ({
-  skills,
-  channel: 'chat',
-  priority,
-  safety: false,
-  targets: targets ?? [{ type: 'queue', queue: billing.id, timeoutSeconds: 3600 }],
-});
 
 /** The offers among `facts`, as `request → person`. */
 const offers = (facts: readonly RoutingFact[]) => facts.flatMap((f) => (f.kind === 'offered' ? [`${f.request} → ${f.staff}`] : []));

@@ -292,7 +292,35 @@ CREATE TRIGGER events_announce AFTER INSERT ON events FOR EACH ROW EXECUTE FUNCT
     sqlite: 'CREATE INDEX routing_requests_seq ON routing_requests (seq);',
     postgres: 'CREATE INDEX routing_requests_seq ON routing_requests (seq);',
   },
+  {
+    version: 10,
+    // A queue's wait estimate is read from its own history (docs/decisions/0043): when a served
+    // item's offer was made, and for each wait told an estimate the model it was told from and how
+    // long it lasted. The index holds only the waits that ended, so routing's writes of waiting
+    // and offered requests add no entry to it.
+    name: 'routing requests: the estimate told and the wait that followed',
+    sqlite: waitHistoryColumns('REAL'),
+    postgres: waitHistoryColumns('DOUBLE PRECISION'),
+  },
 ];
+
+/** The versions after 3 that change the router's tables: a router beside a memory store applies them too. */
+const ROUTING_VERSIONS = new Set([9, 10]);
+
+/** The router's tables as the migrations leave them, in SQLite (for a router beside a memory store). */
+export function routingTablesSqlite(): string {
+  return [ROUTING_TABLES, ...MIGRATIONS.filter((m) => ROUTING_VERSIONS.has(m.version)).map((m) => m.sqlite)].join('\n');
+}
+
+function waitHistoryColumns(double: string): string {
+  return `
+ALTER TABLE routing_requests ADD COLUMN reserved_at BIGINT;
+ALTER TABLE routing_requests ADD COLUMN told_queue TEXT;
+ALTER TABLE routing_requests ADD COLUMN told_k INTEGER;
+ALTER TABLE routing_requests ADD COLUMN told_scale_ms ${double};
+ALTER TABLE routing_requests ADD COLUMN waited_ms BIGINT;
+CREATE INDEX routing_requests_waits ON routing_requests (told_queue, seq) WHERE waited_ms IS NOT NULL;`;
+}
 
 export const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS schema_migrations (
   version INTEGER PRIMARY KEY,

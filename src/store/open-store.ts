@@ -8,7 +8,7 @@ import { MemoryDirectory } from './memory-directory.js';
 import { PostgresDirectory, SqliteDirectory } from './sql-directory.js';
 import type { Store } from './store.js';
 import Database from 'better-sqlite3';
-import { ROUTING_TABLES } from './migrations.js';
+import { routingTablesSqlite } from './migrations.js';
 import { RoutingStore, type RoutingSetup } from './routing-store.js';
 import { postgresRunner, sqliteRunner } from './routing-sql.js';
 import { localTurnLeases, sqlTurnLeases, type TurnLeases } from './turn-leases.js';
@@ -59,7 +59,7 @@ export function routingStoreFor(store: Store, setup: RoutingSetup, newId: (kind:
   if (store instanceof PostgresStore) return new RoutingStore(postgresRunner(store.pool), setup, newId);
   const db = new Database(':memory:');
   db.pragma('foreign_keys = OFF'); // the conversations live in the memory store, not here
-  db.exec(ROUTING_TABLES);
+  db.exec(routingTablesSqlite());
   return new RoutingStore(sqliteRunner(db, { owned: true }), setup, newId);
 }
 

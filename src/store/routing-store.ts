@@ -4,6 +4,7 @@ import {
   type ChannelWeights,
   type DeclineReason,
   type Presence,
+  type QueueHistory,
   type RouterRequest,
   type RoutingQueue,
   type RoutingTarget,
@@ -108,6 +109,12 @@ type ReservationRow = {
 };
 
 const num = (v: number | string | null): number => (v === null ? 0 : Number(v));
+
+/**
+ * A wait told an estimate ends the first time a person joins or its target times out (cut short:
+ * it lasted at least this long); the assignment's parameter is `now`.
+ */
+const WAIT_ENDS = 'waited_ms = CASE WHEN told_k IS NULL OR waited_ms IS NOT NULL THEN waited_ms ELSE ? - enqueued_at END';
 const staffOf = (r: StaffRow): RoutingStaffState => ({
   staff: r.staff_id as StaffId,
   skills: JSON.parse(r.skills) as string[],
@@ -310,7 +317,13 @@ export class RoutingStore {
         // A warm transfer accepted: the person who asked is done with it.
         if (req.warm_from !== null) facts.push(...(yield* this.endLive(conversationId, 'done', now, req.id)));
         yield run("UPDATE routing_reservations SET status = 'accepted', resolved_at = ? WHERE id = ?", now, r.id);
-        yield run("UPDATE routing_requests SET status = 'assigned', assigned_at = ?, reservation_id = NULL WHERE id = ?", now, req.id);
+        yield run(
+          `UPDATE routing_requests SET status = 'assigned', assigned_at = ?, reserved_at = ?, reservation_id = NULL, ${WAIT_ENDS} WHERE id = ?`,
+          now,
+          num(r.created_at),
+          now,
+          req.id,
+        );
         facts.push({ kind: 'accepted', conversationId, request: req.id, reservation: r.id, staff });
         return { ok: true as const, conversationId, warmFrom: req.warm_from as StaffId | null, facts };
       }.bind(this),
@@ -485,8 +498,10 @@ export class RoutingStore {
         }
         if (live !== undefined) {
           yield run(
-            "UPDATE routing_requests SET status = 'assigned', staff_id = ?, assigned_at = ?, ended_at = NULL WHERE id = ?",
+            `UPDATE routing_requests SET status = 'assigned', staff_id = ?, assigned_at = ?, reserved_at = ?, ended_at = NULL, ${WAIT_ENDS} WHERE id = ?`,
             staff,
+            now,
+            now,
             now,
             live.id,
           );
@@ -588,17 +603,42 @@ export class RoutingStore {
     });
   }
 
-  /** Mean time a person held a finished item of `queue` (assignment to end), over its last `n`, in ms; null without history. */
-  meanHoldingMs(queue: string, n = 100): Promise<number | null> {
+  /**
+   * A queue's own history, the wait estimate's input (`estimateWait`): how long its newest served
+   * items held their slots (from the offer accepted to the end of the work; `holdingWindow` of
+   * them), and its newest waits told an estimate with how long each lasted (`historySize`).
+   */
+  waitHistory(queue: string, windows: { holdingWindow: number; historySize: number }): Promise<QueueHistory> {
     return this.sql.transaction(function* () {
-      const rows = (yield all(
-        `SELECT assigned_at, ended_at FROM routing_requests WHERE queue = ? AND status = 'done' AND assigned_at IS NOT NULL
-         ORDER BY ended_at DESC LIMIT ?`,
+      const held = (yield all(
+        `SELECT ended_at - coalesce(reserved_at, assigned_at) AS held FROM routing_requests
+         WHERE queue = ? AND status = 'done' AND assigned_at IS NOT NULL ORDER BY ended_at DESC LIMIT ?`,
         queue,
-        n,
-      )) as Array<{ assigned_at: number | string; ended_at: number | string }>;
-      if (rows.length === 0) return null;
-      return rows.reduce((sum, r) => sum + (num(r.ended_at) - num(r.assigned_at)), 0) / rows.length;
+        windows.holdingWindow,
+      )) as Array<{ held: number | string }>;
+      const waits = (yield all(
+        `SELECT told_k, told_scale_ms, waited_ms FROM routing_requests
+         WHERE told_queue = ? AND waited_ms IS NOT NULL ORDER BY seq DESC LIMIT ?`,
+        queue,
+        windows.historySize,
+      )) as Array<{ told_k: number | string; told_scale_ms: number | string; waited_ms: number | string }>;
+      return {
+        heldMs: held.map((r) => num(r.held)),
+        waits: waits.map((w) => ({ k: num(w.told_k), scaleMs: num(w.told_scale_ms), waitedMs: num(w.waited_ms) })),
+      };
+    });
+  }
+
+  /** The customer waiting on `request` was told an estimate for `queue` from this model: its wait, when it ends, is scored against it. */
+  noteEstimate(request: string, queue: string, model: { k: number; scaleMs: number }): Promise<void> {
+    return this.sql.transaction(function* () {
+      yield run(
+        "UPDATE routing_requests SET told_queue = ?, told_k = ?, told_scale_ms = ? WHERE id = ? AND status IN ('waiting', 'reserved')",
+        queue,
+        model.k,
+        model.scaleMs,
+        request,
+      );
     });
   }
 
@@ -727,17 +767,23 @@ export class RoutingStore {
     if (req.warm_from !== null) return yield* this.warmFailed(req, now);
     if (next?.type === 'queue' && this.setup.queues.has(next.queue)) {
       yield run(
-        'UPDATE routing_requests SET target_index = ?, queue = ?, target_deadline = ? WHERE id = ?',
+        `UPDATE routing_requests SET target_index = ?, queue = ?, target_deadline = ?, ${WAIT_ENDS} WHERE id = ?`,
         index,
         next.queue,
         now + next.timeoutSeconds * 1000,
+        now,
         req.id,
       );
       return [{ kind: 'moved', conversationId, request: req.id, to: next.queue }];
     }
     // Out of queues to try: it becomes a callback — it stays in its last queue, without a deadline,
     // weighing what a callback weighs, and is offered to the next eligible person with room for it.
-    yield run("UPDATE routing_requests SET target_index = ?, target_deadline = NULL, channel = 'callback' WHERE id = ?", index, req.id);
+    yield run(
+      `UPDATE routing_requests SET target_index = ?, target_deadline = NULL, channel = 'callback', ${WAIT_ENDS} WHERE id = ?`,
+      index,
+      now,
+      req.id,
+    );
     return [{ kind: 'moved', conversationId, request: req.id, to: 'callback' }];
   }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { gammaCdf, gammaQuantile, normalQuantile } from './gamma-quantile.js';
-import { DEFAULT_WAIT_ESTIMATOR, QueueWaitEstimator, salesforceAverage } from './wait-estimator.js';
+import { DEFAULT_WAIT_ESTIMATOR, QueueWaitEstimator, estimateWait, meanHolding, salesforceAverage } from './wait-estimator.js';
 
 describe('gamma quantiles', () => {
   it('is the exponential quantile for k = 1 and agrees with the CDF', () => {
@@ -12,40 +12,46 @@ describe('gamma quantiles', () => {
   });
 });
 
-describe('QueueWaitEstimator', () => {
+describe('estimateWait and QueueWaitEstimator', () => {
   it('states Gamma(position) quantiles of holding ÷ units on shift: median, bound and promise', () => {
     const e = new QueueWaitEstimator({ ...DEFAULT_WAIT_ESTIMATOR, promiseMarginMs: 0 });
     for (const ms of [200_000, 400_000]) e.recordServed(ms);
     expect(e.meanHoldingMs()).toBe(300_000);
-    const est = e.estimate({ channel: 'chat', ahead: 3, servers: 10 });
+    const est = e.estimate({ ahead: 3, servers: 10 });
     expect(est).toMatchObject({ k: 4, scaleMs: 30_000 });
     expect(est?.pointMs).toBeCloseTo(gammaQuantile(4, 0.5) * 30_000, 3);
     expect(est?.boundMs).toBeCloseTo(gammaQuantile(4, 0.9) * 30_000, 3);
     expect(est?.promiseMs).toBeCloseTo(gammaQuantile(4, 0.995) * 30_000, 3);
-    expect(e.estimate({ channel: 'chat', ahead: 0, servers: 0 })).toBeNull();
+    expect(e.estimate({ ahead: 0, servers: 0 })).toBeNull();
   });
 
-  it('recalibrates by where its own past waits fell in the model (PIT), once a channel has history', () => {
-    const e = new QueueWaitEstimator({ ...DEFAULT_WAIT_ESTIMATOR, promiseMarginMs: 0, minHistory: 10, historySize: 10 });
+  it('recalibrates by where its own past waits fell in the model (PIT), once the queue has history', () => {
+    const options = { ...DEFAULT_WAIT_ESTIMATOR, promiseMarginMs: 0, minHistory: 10, historySize: 10 };
+    const e = new QueueWaitEstimator(options);
     e.recordServed(300_000);
-    const first = e.estimate({ channel: 'callback', ahead: 0, servers: 10 });
+    const first = e.estimate({ ahead: 0, servers: 10 });
     if (first === null) throw new Error('expected an estimate');
     // Waits twice what the exponential model (k = 1, 30 s) says: at its quantiles 0.05, 0.15, … 0.95, doubled.
-    for (let i = 0; i < 10; i += 1) e.recordWait('callback', first, 2 * gammaQuantile(1, 0.05 + 0.1 * i) * 30_000);
-    const next = e.estimate({ channel: 'callback', ahead: 0, servers: 10 });
+    for (let i = 0; i < 9; i += 1) e.recordWait(first, 2 * gammaQuantile(1, 0.05 + 0.1 * i) * 30_000);
+    // Nine waits are not yet history: the bare model.
+    expect(e.estimate({ ahead: 0, servers: 10 })?.pointMs).toBeCloseTo(gammaQuantile(1, 0.5) * 30_000, 3);
+    e.recordWait(first, 2 * gammaQuantile(1, 0.95) * 30_000);
+    const next = e.estimate({ ahead: 0, servers: 10 });
     // Each recorded wait's PIT is 1 − (1 − q)²; the median is taken at the 6th of 10 (q = 0.55).
     const pit = (q: number) => 1 - (1 - q) ** 2;
     expect(next?.pointMs).toBeCloseTo(gammaQuantile(1, pit(0.55)) * 30_000, 0);
     expect(next?.pointMs).toBeCloseTo(2 * gammaQuantile(1, 0.55) * 30_000, 0);
-    // Chats have no history yet: the bare model.
-    expect(e.estimate({ channel: 'chat', ahead: 0, servers: 10 })?.pointMs).toBeCloseTo(gammaQuantile(1, 0.5) * 30_000, 3);
+    // The same history, as the router's tables return it (any order), gives the same estimate.
+    const { heldMs, waits } = e.history();
+    expect(estimateWait({ heldMs: [...heldMs], waits: [...waits].reverse() }, { ahead: 0, servers: 10 }, options)).toEqual(next);
   });
 
-  it('charges time lost to declined offers to the next served item', () => {
-    const e = new QueueWaitEstimator({ ...DEFAULT_WAIT_ESTIMATOR, smoothing: 0.5 });
-    e.recordLost(30_000);
-    e.recordServed(100_000);
-    expect(e.meanHoldingMs()).toBe(130_000);
+  it('takes the mean holding over the newest served items of its window, the prior before any', () => {
+    const e = new QueueWaitEstimator({ ...DEFAULT_WAIT_ESTIMATOR, holdingWindow: 2 });
+    expect(e.meanHoldingMs()).toBe(DEFAULT_WAIT_ESTIMATOR.priorHoldingMs);
+    for (const ms of [900_000, 100_000, 200_000]) e.recordServed(ms);
+    expect(e.meanHoldingMs()).toBe(150_000);
+    expect(meanHolding({ heldMs: [], waits: [] })).toBe(DEFAULT_WAIT_ESTIMATOR.priorHoldingMs);
   });
 
   it('keeps Salesforce’s moving average for comparison: A = 0.9·A′ + 0.1·W', () => {

@@ -177,6 +177,7 @@ export function simulateSegment(scenario: SimScenario, options: SegmentOptions):
   if (scenario.bursts !== null) heap.push(scenario.startMs + exp(scenario.bursts.everyHours * 3_600_000), { kind: 'burst', on: true });
 
   const byRequest = new Map<string, SimConversation>();
+  // When each request's latest offer was made: a served item holds its slot from the offer it accepted.
   const reservedAt = new Map<string, { at: number; units: number }>();
   const channels = new Map<string, Channel>();
   let timerAt = Infinity;
@@ -192,15 +193,12 @@ export function simulateSegment(scenario: SimScenario, options: SegmentOptions):
         else if (u >= scenario.declineRate + scenario.noShowRate) {
           heap.push(now + uniform(scenario.answerSeconds) * 1000, { kind: 'answer', reservationId: e.reservationId, accept: true });
         }
-      } else if (e.type === 'reservation.declined' || e.type === 'reservation.timed_out') {
-        const r = reservedAt.get(e.requestId);
-        if (r !== undefined) estimatorOf(channels.get(e.requestId) ?? 'chat').recordLost(now - r.at);
       } else if (e.type === 'reservation.accepted') {
         const c = byRequest.get(e.requestId);
         if (c !== undefined) {
           c.joinedAtMs = now;
           if (c.promise.type === 'join' && c.promise.basis === 'estimate')
-            estimatorOf(c.channel).recordWait(c.channel, c.promise.estimate, now - c.arrivalMs);
+            estimatorOf(c.channel).recordWait(c.promise.estimate, now - c.arrivalMs);
         }
         const channel = channels.get(e.requestId) ?? 'chat';
         const serviceMs = exp(scenario.meanServiceMs[channel]);
@@ -212,7 +210,7 @@ export function simulateSegment(scenario: SimScenario, options: SegmentOptions):
           c.movedToCallback = e.to === 'callback';
           // Cut short: the wait was at least this long.
           if (c.promise.type === 'join' && c.promise.basis === 'estimate')
-            estimatorOf(c.channel).recordWait(c.channel, c.promise.estimate, now - c.arrivalMs);
+            estimatorOf(c.channel).recordWait(c.promise.estimate, now - c.arrivalMs);
         }
         outstanding -= 1;
       } else if (e.type === 'assignment.completed') {
@@ -240,7 +238,7 @@ export function simulateSegment(scenario: SimScenario, options: SegmentOptions):
     // The staffing the wait will see, from the shift schedule: the mean servers on shift over the
     // time the model needs to free the slots this request waits for.
     const effective = routable ? scheduledServers(timeline.get(queue.id) ?? [], now, servers, (ahead + 1) * estimator.meanHoldingMs()) : 0;
-    const estimate = routable && effective > 0 ? estimator.estimate({ channel, ahead, servers: effective }) : null;
+    const estimate = routable && effective > 0 ? estimator.estimate({ ahead, servers: effective }) : null;
     let held = false;
     if (routable && estimate !== null) {
       const promiseMs = Math.max(estimate.promiseMs, RESERVATION_PROMISE_MS);

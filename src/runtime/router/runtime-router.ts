@@ -9,8 +9,8 @@
 import {
   decidePromise,
   DEFAULT_WAIT_ESTIMATOR,
+  estimateWait,
   hasSkills,
-  QueueWaitEstimator,
   routingPriority,
   type DeclineReason,
   type Presence,
@@ -166,9 +166,9 @@ export function createRuntimeRouter(options: RuntimeRouterOptions) {
       )
       .filter((s) => anyOf.length === 0 || anyOf.some((k) => s.skills.includes(k)))
       .reduce((sum, s) => sum + Math.floor(s.capacity / weight), 0);
-    const held = await store.meanHoldingMs(queue);
-    const estimator = new QueueWaitEstimator({ ...DEFAULT_WAIT_ESTIMATOR, priorHoldingMs: held ?? DEFAULT_WAIT_ESTIMATOR.priorHoldingMs });
-    return estimator.estimate({ channel: 'chat', ahead, servers });
+    // The estimate the queue simulator measures (docs/router.md): the same function, on the queue's history in the tables.
+    const history = await store.waitHistory(queue, DEFAULT_WAIT_ESTIMATOR);
+    return estimateWait(history, { ahead, servers }, DEFAULT_WAIT_ESTIMATOR);
   }
 
   const anySkills = options.anySkills ?? new Map<string, readonly string[]>();
@@ -203,6 +203,9 @@ export function createRuntimeRouter(options: RuntimeRouterOptions) {
         whenNoCapacity: plan.queue.whenNoCapacity,
         nextCallbackAtMs: plan.hours === null ? null : nextOpenAt(plan.hours, now),
       });
+      // The wait is scored against this estimate when it ends (the queue's history, for the next estimates and the metrics).
+      if (promise.type === 'join' && promise.basis === 'estimate')
+        await store.noteEstimate(submitted.request, plan.queue.id, promise.estimate);
       const by =
         promise.type === 'callback'
           ? new Date(promise.atMs).toISOString()
