@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../random.js';
 import { gammaCdf, gammaQuantile, normalQuantile } from './gamma-quantile.js';
 import { DEFAULT_WAIT_ESTIMATOR, QueueWaitEstimator, estimateWait, meanHolding, salesforceAverage } from './wait-estimator.js';
 
@@ -44,6 +45,20 @@ describe('estimateWait and QueueWaitEstimator', () => {
     // The same history, as the router's tables return it (any order), gives the same estimate.
     const { heldMs, waits } = e.history();
     expect(estimateWait({ heldMs: [...heldMs], waits: [...waits].reverse() }, { ahead: 0, servers: 10 }, options)).toEqual(next);
+  });
+
+  it('keeps its PIT values sorted as waits come and go: the same estimates as estimateWait of its history', () => {
+    const options = { ...DEFAULT_WAIT_ESTIMATOR, historySize: 40, minHistory: 10, holdingWindow: 7 };
+    const e = new QueueWaitEstimator(options);
+    const rng = seededRandom(7);
+    for (let i = 0; i < 300; i += 1) {
+      e.recordServed(60_000 + 600_000 * rng.next());
+      // Some waits repeat exactly, so that evicting one of two equal values is exercised.
+      const waited = i % 5 === 0 ? 30_000 : 200_000 * rng.next();
+      e.recordWait({ k: 1 + (i % 4), scaleMs: 20_000 + 1_000 * (i % 3) }, waited);
+      for (const ahead of [0, 3, 12])
+        expect(e.estimate({ ahead, servers: 3 })).toEqual(estimateWait(e.history(), { ahead, servers: 3 }, options));
+    }
   });
 
   it('takes the mean holding over the newest served items of its window, the prior before any', () => {

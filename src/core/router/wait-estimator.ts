@@ -89,12 +89,26 @@ export function estimateWait(
   input: { ahead: number; servers: number },
   options: WaitEstimatorOptions = DEFAULT_WAIT_ESTIMATOR,
 ): WaitEstimate | null {
+  const pits = history.waits.length >= options.minHistory ? history.waits.map(pitOf).sort(ascending) : null;
+  return estimateFromModel(meanHolding(history, options), pits, input, options);
+}
+
+const ascending = (x: number, y: number) => x - y;
+
+/** Where a wait fell in the distribution of the model it was told from (its PIT value, kept off 0 and 1). */
+const pitOf = (w: WaitOutcome): number => clampPit(gammaCdf(w.k, w.waitedMs / w.scaleMs));
+
+/** {@link estimateWait} from the mean holding and the history's PIT values in ascending order (`null`: not enough history). */
+function estimateFromModel(
+  holdingMs: number,
+  pits: readonly number[] | null,
+  input: { ahead: number; servers: number },
+  options: WaitEstimatorOptions,
+): WaitEstimate | null {
   if (input.servers <= 0) return null;
   const k = Math.max(1, Math.round(input.ahead + 1));
-  const scaleMs = meanHolding(history, options) / input.servers;
-  const { boundQuantile, promiseQuantile, promiseMarginMs, minHistory } = options;
-  const pits = history.waits.length >= minHistory ? history.waits.map((w) => clampPit(gammaCdf(w.k, w.waitedMs / w.scaleMs))) : null;
-  pits?.sort((x, y) => x - y);
+  const scaleMs = holdingMs / input.servers;
+  const { boundQuantile, promiseQuantile, promiseMarginMs } = options;
   const calibrated = (q: number) => (pits === null ? q : clampPit(pits[Math.min(pits.length - 1, Math.floor(q * pits.length))] ?? q));
   const at = (q: number) => gammaQuantile(k, calibrated(q)) * scaleMs;
   return { pointMs: at(0.5), boundMs: at(boundQuantile), promiseMs: at(promiseQuantile) + promiseMarginMs, k, scaleMs };
@@ -107,10 +121,13 @@ class Window<T> {
 
   constructor(private readonly size: number) {}
 
-  add(item: T): void {
+  /** Adds `item`; returns the one it replaced, once the window is full. */
+  add(item: T): T | undefined {
+    let evicted: T | undefined;
     if (this.items.length < this.size) this.items.push(item);
-    else this.items[this.next] = item;
+    else [evicted, this.items[this.next]] = [this.items[this.next], item];
     this.next = (this.next + 1) % this.size;
+    return evicted;
   }
 
   get values(): readonly T[] {
@@ -125,6 +142,8 @@ class Window<T> {
 export class QueueWaitEstimator {
   private readonly held: Window<number>;
   private readonly waits: Window<WaitOutcome>;
+  /** The PIT values of `waits`, kept in ascending order as they come and go (what `estimateWait` sorts afresh). */
+  private readonly pits: number[] = [];
 
   constructor(private readonly options: WaitEstimatorOptions = DEFAULT_WAIT_ESTIMATOR) {
     this.held = new Window(options.holdingWindow);
@@ -138,7 +157,11 @@ export class QueueWaitEstimator {
 
   /** A wait that was estimated has ended (or is known to be at least `actualMs`, if it was cut short). */
   recordWait(estimate: Pick<WaitEstimate, 'k' | 'scaleMs'>, actualMs: number): void {
-    this.waits.add({ k: estimate.k, scaleMs: estimate.scaleMs, waitedMs: actualMs });
+    const outcome = { k: estimate.k, scaleMs: estimate.scaleMs, waitedMs: actualMs };
+    const evicted = this.waits.add(outcome);
+    if (evicted !== undefined) this.pits.splice(lowerBound(this.pits, pitOf(evicted)), 1);
+    const u = pitOf(outcome);
+    this.pits.splice(lowerBound(this.pits, u), 0, u);
   }
 
   history(): QueueHistory {
@@ -150,10 +173,23 @@ export class QueueWaitEstimator {
     return meanHolding(this.history(), this.options);
   }
 
-  /** The estimate for a request with `ahead` requests before it and `servers` items of its channel that fit at once on shift. */
+  /** {@link estimateWait} of this history: for a request with `ahead` before it and `servers` items of its channel that fit at once on shift. */
   estimate(input: { ahead: number; servers: number }): WaitEstimate | null {
-    return estimateWait(this.history(), input, this.options);
+    const pits = this.pits.length >= this.options.minHistory ? this.pits : null;
+    return estimateFromModel(this.meanHoldingMs(), pits, input, this.options);
   }
+}
+
+/** The first index of a sorted array whose value is not below `x`. */
+function lowerBound(sorted: readonly number[], x: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /**
