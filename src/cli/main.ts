@@ -634,7 +634,7 @@ program
       servers: number;
     }) => {
       const { runSimQueue } = await import('./sim-queue.js');
-      runSimQueue({ ...opts, load: Number(opts.load), stationaryPrecision: Number(opts.stationaryPrecision) });
+      await runSimQueue({ ...opts, load: Number(opts.load), stationaryPrecision: Number(opts.stationaryPrecision) });
     },
   );
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SIM_QUEUE_DEFAULTS, simQueue } from '../lab/queue-sim/sim-queue.js';
+import { SIM_QUEUE_DEFAULTS, servedSegment, simQueue } from '../lab/queue-sim/sim-queue.js';
 
 /** The options of `baton sim queue`, as the command line gives them. */
 export const SimQueueCommandSchema = z
@@ -30,10 +30,10 @@ export const SimQueueCommandSchema = z
 export type SimQueueCommandOptions = z.input<typeof SimQueueCommandSchema>;
 
 /** `baton sim queue`: runs the queue simulator and prints its figures as JSON on stdout. */
-export function runSimQueue(raw: SimQueueCommandOptions): void {
+export async function runSimQueue(raw: SimQueueCommandOptions): Promise<void> {
   const parsed = SimQueueCommandSchema.safeParse({ ...SIM_QUEUE_DEFAULTS, ...raw });
   if (!parsed.success) throw new Error(parsed.error.issues.map((i) => i.message).join('; '));
   const { json, ...options } = parsed.data;
-  const result = simQueue(options);
+  const result = { ...simQueue(options), served: await servedSegment(options) };
   process.stdout.write(`${JSON.stringify(result, null, json === true ? 0 : 2)}\n`);
 }

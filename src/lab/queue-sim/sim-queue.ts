@@ -2,6 +2,7 @@ import { batchMeansInterval, erlangCheck } from './erlang-check.js';
 import { errorFigures, estimatedWaits, modelFloorS } from './estimate-figures.js';
 import { mixedScenario, stationaryScenario } from './sim-scenario.js';
 import { simulateSegment, type SegmentOutcome, type SimConversation } from './simulate-segment.js';
+import { simulateStore } from './simulate-store.js';
 
 /** Options of {@link simQueue}. */
 export interface SimQueueOptions {
@@ -131,6 +132,38 @@ export function simQueue(options: SimQueueOptions) {
         mean_service_s: meanServiceMs / 1000,
         measured: stationary.conversations.filter((c) => c.measured).length,
       },
+    },
+  };
+}
+
+/**
+ * The mixed scenario over the router's tables (`simulateStore`: `RoutingStore` on an in-memory
+ * SQLite, as `baton serve` runs it), with the estimates `baton serve` would tell: the invariants
+ * again, and the wait-estimate figures of the served estimate. Its scenario is plainer than the
+ * board's (no bursts, priorities or safety cases; the queue timeout `baton serve` defaults to).
+ */
+export async function servedSegment(options: Pick<SimQueueOptions, 'seed' | 'load' | 'conversations'>) {
+  const r = await simulateStore(mixedScenario(), { seed: options.seed, load: options.load, conversations: options.conversations });
+  const { waitEstimate: w } = r;
+  return {
+    conversations: r.conversations,
+    from: new Date(r.startMs).toISOString(),
+    to: new Date(r.endMs).toISOString(),
+    capacity_violations: r.counts.capacityViolations,
+    idle_slot_while_waiting: r.counts.idleSlotWhileWaiting,
+    reoffered_after_decline: r.counts.reofferedAfterDecline,
+    offers_to_off_shift: r.counts.offersToOffShift,
+    unresolved_reservations: r.counts.unresolvedReservations,
+    reservations_resolved_twice: r.counts.reservationsResolvedTwice,
+    moved_to_callback: r.movedToCallback,
+    promise_kept_rate: w.promise_kept_rate,
+    wait_estimate: {
+      median_abs_error_s: w.median_abs_error_s,
+      median_actual_wait_s: w.median_actual_wait_s,
+      within_goal: w.median_abs_error_s <= Math.max(30, 0.25 * w.median_actual_wait_s),
+      stated_bound_coverage: w.stated_bound_coverage,
+      estimates: w.estimates,
+      model_floor_s: w.model_floor_s,
     },
   };
 }

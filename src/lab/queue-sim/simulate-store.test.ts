@@ -24,6 +24,13 @@ describe('the queue simulator over the router’s durable tables', { timeout: 12
         unresolvedReservations: 0,
         reservationsResolvedTwice: 0,
       });
+      // Those not offered to someone at once were told the estimate baton serve tells, from these
+      // tables' history, and it is close to what its Gamma model allows (a wrong holding time or a
+      // history read from the wrong rows would put it far above that floor).
+      const w = r.waitEstimate;
+      expect(w.estimates).toBeGreaterThan(load === 0.8 ? 1_000 : 3_000);
+      expect(w.median_abs_error_s).toBeLessThanOrEqual(1.25 * w.model_floor_s);
+      expect(w.stated_bound_coverage).toBeGreaterThan(0.8);
     });
   }
 });

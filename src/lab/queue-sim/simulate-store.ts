@@ -1,10 +1,12 @@
 import { seededRandom } from '../../core/random.js';
 import type { ConversationId, StaffId } from '../../core/index.js';
-import { itemsThatFit, type Channel, type RoutingEvent } from '../../core/router/index.js';
+import { decidePromise, itemsThatFit, type Channel, type RoutingEvent } from '../../core/router/index.js';
 import { calendarChanges, isOpenAt } from '../../runtime/router/availability-calendar.js';
+import { servedEstimate } from '../../runtime/router/runtime-router.js';
 import { MemoryStore } from '../../store/memory-store.js';
 import { routingStoreFor } from '../../store/open-store.js';
 import type { RoutingFact } from '../../store/routing-store.js';
+import { errorFigures, type EstimatedWait } from './estimate-figures.js';
 import { EventHeap } from './event-heap.js';
 import { SimLedger } from './sim-ledger.js';
 import type { SimScenario } from './sim-scenario.js';
@@ -23,6 +25,12 @@ export interface StoreSimOutcome {
   };
   startMs: number;
   endMs: number;
+  /**
+   * The estimates `baton serve` would have told (`servedEstimate`: the queue's history in these
+   * tables, the people at work now) to the customers not offered to someone at once, and what
+   * followed: the same figures as the board simulator's `wait_estimate`.
+   */
+  waitEstimate: ReturnType<typeof errorFigures> & { promise_kept_rate: number; moved_to_callback: number };
 }
 
 type Event =
@@ -43,8 +51,9 @@ const HORIZON_MS = 60 * 86_400_000;
  * Shifts from the calendars (across the DST change and the holiday), Poisson arrivals at the load,
  * exponential service, declines and unanswered offers; the same independent `SimLedger` counts
  * capacity, idle slots, re-offers and offers off shift from the store's facts, and every offer is
- * checked to be resolved exactly once. Promises and wait estimates are the board simulator's
- * (`simulateSegment`); this one checks that the tables keep the same invariants.
+ * checked to be resolved exactly once. A customer not offered to someone at once is told the
+ * estimate `baton serve` would tell (`servedEstimate`, on these tables' history), scored when a
+ * person joins.
  */
 export async function simulateStore(
   scenario: SimScenario,
@@ -70,6 +79,11 @@ export async function simulateStore(
   let served = 0;
   let movedToCallback = 0;
   let outstanding = 0;
+  // The customers told an estimate, by request: what they were told and when they arrived.
+  const told = new Map<string, { channel: Channel; estimate: NonNullable<Awaited<ReturnType<typeof servedEstimate>>>; at: number }>();
+  const estimatedWaits: EstimatedWait[] = [];
+  let kept = 0;
+  let toldMovedToCallback = 0;
 
   const apply = (facts: readonly RoutingFact[], now: number) => {
     for (const f of facts) {
@@ -84,6 +98,12 @@ export async function simulateStore(
           heap.push(at, { kind: 'answer', reservation: f.reservation, staff: f.staff, accept: true });
       } else if (f.kind === 'accepted' || f.kind === 'declined' || f.kind === 'timed_out') {
         resolved.set(f.reservation, (resolved.get(f.reservation) ?? 0) + 1);
+        const wait = told.get(f.request);
+        if (f.kind === 'accepted' && wait !== undefined) {
+          told.delete(f.request);
+          estimatedWaits.push({ channel: wait.channel, estimate: wait.estimate, actualMs: now - wait.at });
+          if (now - wait.at <= wait.estimate.promiseMs) kept += 1;
+        }
         if (f.kind === 'accepted') {
           served += 1;
           heap.push(now + exp(scenario.meanServiceMs[channelOf.get(f.request) ?? 'chat']), {
@@ -94,6 +114,8 @@ export async function simulateStore(
       } else if (f.kind === 'moved' && f.to === 'callback') {
         // Out of queues to try: it stays, as a callback (weight 2), until someone with room takes it.
         movedToCallback += 1;
+        // A customer told an estimate who is moved to a callback waited past the promise: a miss, and outside the bound.
+        if (told.delete(f.request)) toldMovedToCallback += 1;
         channelOf.set(f.request, 'callback');
         ledger.rechanneled(f.request, 'callback');
       } else if (f.kind === 'left') {
@@ -170,6 +192,30 @@ export async function simulateStore(
         ledger.submitted(submitted.request, queue.skills, channel);
         outstanding += 1;
         apply(submitted.facts, now);
+        // Not offered to anyone at once: told what the router of `baton serve` would tell them.
+        if (!submitted.facts.some((x) => x.kind === 'offered' && x.request === submitted.request)) {
+          const standing = await store.standing(conversationId);
+          const estimate = await servedEstimate(store, {
+            queue: queue.id,
+            queueSkills: queue.skills,
+            skills: [],
+            ahead: standing?.ahead ?? 0,
+            anyOf: [],
+            weight: weights[channel],
+          });
+          const promise = decidePromise({
+            safety: false,
+            queueOpen,
+            reservationHeld: false,
+            estimate,
+            whenNoCapacity: queue.whenNoCapacity,
+            nextCallbackAtMs: null,
+          });
+          if (promise.type === 'join' && promise.basis === 'estimate') {
+            await store.noteEstimate(submitted.request, queue.id, promise.estimate);
+            told.set(submitted.request, { channel, estimate: promise.estimate, at: now });
+          }
+        }
         scheduleArrival(now);
         break;
       }
@@ -220,6 +266,7 @@ export async function simulateStore(
     counts: { ...ledger.counts, unresolvedReservations: unresolved, reservationsResolvedTwice: twice },
     startMs: scenario.startMs,
     endMs: now,
+    waitEstimate: servedFigures(estimatedWaits, kept, toldMovedToCallback),
   };
 }
 
@@ -249,4 +296,14 @@ function toEvent(f: RoutingFact, channelOf: ReadonlyMap<string, Channel>, at: nu
     default:
       return null;
   }
+}
+
+/** The served estimates' figures: those moved to a callback count as told, outside their bound and their promise. */
+function servedFigures(waits: readonly EstimatedWait[], kept: number, movedToCallback: number): StoreSimOutcome['waitEstimate'] {
+  const told = waits.length + movedToCallback;
+  return {
+    ...errorFigures(waits, told),
+    promise_kept_rate: Number((kept / Math.max(1, told)).toFixed(4)),
+    moved_to_callback: movedToCallback,
+  };
 }

@@ -120,6 +120,38 @@ function noteOf(fact: RoutingFact): RoutingNote {
   }
 }
 
+/**
+ * The wait `baton serve` tells a customer with `ahead` requests before it in `queue`: the
+ * estimate the queue simulator measures (`estimateWait`, docs/router.md), on the queue's history in
+ * the router's tables, backed by the eligible people at work now (presence `available` or `busy`:
+ * the router has no shift calendars of its people); null when nobody eligible is at work.
+ */
+export async function servedEstimate(
+  store: RoutingStore,
+  input: {
+    queue: string;
+    /** Skills the queue needs, all of them, and the skills the hand-off's reason adds. */
+    queueSkills: readonly string[];
+    skills: readonly string[];
+    ahead: number;
+    /** Skills of which one is enough to work the queue (none: no such condition). */
+    anyOf: readonly string[];
+    /** The weight of the request's item (a chat's). */
+    weight: number;
+  },
+): Promise<WaitEstimate | null> {
+  const need = [...new Set([...input.queueSkills, ...input.skills])];
+  const servers = (await store.staff())
+    .filter(
+      (s) =>
+        (s.presence === 'available' || s.presence === 'busy') && hasSkills({ id: s.staff, skills: s.skills, capacity: s.capacity }, need),
+    )
+    .filter((s) => input.anyOf.length === 0 || input.anyOf.some((k) => s.skills.includes(k)))
+    .reduce((sum, s) => sum + Math.floor(s.capacity / input.weight), 0);
+  const history = await store.waitHistory(input.queue, DEFAULT_WAIT_ESTIMATOR);
+  return estimateWait(history, { ahead: input.ahead, servers }, DEFAULT_WAIT_ESTIMATOR);
+}
+
 /** The router with its durable state; implements the service's port and the staff's offer actions. */
 export function createRuntimeRouter(options: RuntimeRouterOptions) {
   const { store, gateway, clock, settings, plans } = options;
@@ -145,31 +177,9 @@ export function createRuntimeRouter(options: RuntimeRouterOptions) {
   /** Skills a request needs: the queue's own and those its reason adds. */
   const skillsFor = (reason: string) => [...(settings.reasonSkills[reason] ?? [])];
 
-  /**
-   * The wait of a request with `ahead` before it in `queue`, backed by the eligible people on
-   * shift (available or busy: at work), or null when nobody eligible is on shift.
-   */
-  async function estimateFor(
-    queue: string,
-    skills: readonly string[],
-    ahead: number,
-    anyOf: readonly string[],
-  ): Promise<WaitEstimate | null> {
-    const plan = planOf(queue);
-    const staff = await store.staff();
-    const weight = settings.weights.chat;
-    const need = [...new Set([...plan.queue.skills, ...skills])];
-    const servers = staff
-      .filter(
-        (s) =>
-          (s.presence === 'available' || s.presence === 'busy') && hasSkills({ id: s.staff, skills: s.skills, capacity: s.capacity }, need),
-      )
-      .filter((s) => anyOf.length === 0 || anyOf.some((k) => s.skills.includes(k)))
-      .reduce((sum, s) => sum + Math.floor(s.capacity / weight), 0);
-    // The estimate the queue simulator measures (docs/router.md): the same function, on the queue's history in the tables.
-    const history = await store.waitHistory(queue, DEFAULT_WAIT_ESTIMATOR);
-    return estimateWait(history, { ahead, servers }, DEFAULT_WAIT_ESTIMATOR);
-  }
+  /** The served estimate for `queue` (see {@link servedEstimate}). */
+  const estimateFor = (queue: string, skills: readonly string[], ahead: number, anyOf: readonly string[]) =>
+    servedEstimate(store, { queueSkills: planOf(queue).queue.skills, queue, skills, ahead, anyOf, weight: settings.weights.chat });
 
   const anySkills = options.anySkills ?? new Map<string, readonly string[]>();
 
