@@ -16,7 +16,7 @@ describe('gamma quantiles', () => {
 describe('estimateWait and QueueWaitEstimator', () => {
   it('states Gamma(position) quantiles of holding ÷ units on shift: median, bound and promise', () => {
     const e = new QueueWaitEstimator({ ...DEFAULT_WAIT_ESTIMATOR, promiseMarginMs: 0 });
-    for (const ms of [200_000, 400_000]) e.recordServed(ms);
+    e.recordServed(300_000);
     expect(e.meanHoldingMs()).toBe(300_000);
     const est = e.estimate({ ahead: 3, servers: 10 });
     expect(est).toMatchObject({ k: 4, scaleMs: 30_000 });
@@ -61,11 +61,16 @@ describe('estimateWait and QueueWaitEstimator', () => {
     }
   });
 
-  it('takes the mean holding over the newest served items of its window, the prior before any', () => {
-    const e = new QueueWaitEstimator({ ...DEFAULT_WAIT_ESTIMATOR, holdingWindow: 2 });
+  it('weighs the newest served items most in the mean holding, within its window; the prior before any', () => {
+    const e = new QueueWaitEstimator({ ...DEFAULT_WAIT_ESTIMATOR, holdingWindow: 2, holdingWeight: 0.5 });
     expect(e.meanHoldingMs()).toBe(DEFAULT_WAIT_ESTIMATOR.priorHoldingMs);
-    for (const ms of [900_000, 100_000, 200_000]) e.recordServed(ms);
-    expect(e.meanHoldingMs()).toBe(150_000);
+    for (const ms of [900_000, 100_000, 400_000]) e.recordServed(ms);
+    // The newest (400 000) weighs 1, the one before it 0.5; the oldest is out of the window.
+    expect(e.meanHoldingMs()).toBeCloseTo((400_000 + 0.5 * 100_000) / 1.5, 6);
+    // The router's tables give the items newest first: the same mean.
+    expect(
+      meanHolding({ heldMs: [400_000, 100_000, 900_000], waits: [] }, { ...DEFAULT_WAIT_ESTIMATOR, holdingWindow: 2, holdingWeight: 0.5 }),
+    ).toBeCloseTo((400_000 + 0.5 * 100_000) / 1.5, 6);
     expect(meanHolding({ heldMs: [], waits: [] })).toBe(DEFAULT_WAIT_ESTIMATOR.priorHoldingMs);
   });
 

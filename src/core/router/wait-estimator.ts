@@ -4,6 +4,8 @@ import { gammaCdf, gammaQuantile } from './gamma-quantile.js';
 export interface WaitEstimatorOptions {
   /** Served items whose holding times the mean is taken over (the newest). */
   holdingWindow: number;
+  /** The newest served item's weight in that mean; each older one weighs (1 − this) times the next (0.02: a memory of about 50 items). */
+  holdingWeight: number;
   /** Holding time per item assumed until the queue has history, in ms. */
   priorHoldingMs: number;
   /** The quantile stated to the customer as the upper bound ("usually within …"). */
@@ -30,7 +32,8 @@ export interface WaitEstimate {
 
 /** The defaults: the bound is the 90th percentile; the promise the 99.5th plus a 30 s offer timeout. */
 export const DEFAULT_WAIT_ESTIMATOR: WaitEstimatorOptions = {
-  holdingWindow: 100,
+  holdingWindow: 250,
+  holdingWeight: 0.02,
   priorHoldingMs: 300_000,
   boundQuantile: 0.9,
   promiseQuantile: 0.995,
@@ -52,7 +55,7 @@ export interface WaitOutcome {
  * sizes of the newest.
  */
 export interface QueueHistory {
-  /** How long each recently served item held its slot: from the offer it accepted to the end of the work, in ms. */
+  /** How long each recently served item held its slot (from the offer it accepted to the end of the work, in ms), newest first. */
   heldMs: readonly number[];
   /** Recently estimated waits and what followed. */
   waits: readonly WaitOutcome[];
@@ -61,13 +64,25 @@ export interface QueueHistory {
 /** PIT values are kept off 0 and 1, so that a recalibrated quantile stays finite. */
 const clampPit = (u: number) => Math.min(1 - 1e-6, Math.max(1e-6, u));
 
-/** The mean time an item holds its slot: over the served items of the history, else the prior. */
+/**
+ * The mean time an item holds its slot: an exponentially weighted mean of the served items of the
+ * history (newest first, each older one weighing `1 − holdingWeight` times the next, normalised
+ * over the window), else the prior. It follows a change of service times within about 1 ÷
+ * `holdingWeight` items, and steadies the estimate as much as a plain mean of twice as many.
+ */
 export function meanHolding(history: QueueHistory, options: WaitEstimatorOptions = DEFAULT_WAIT_ESTIMATOR): number {
   const { heldMs } = history;
   if (heldMs.length === 0) return options.priorHoldingMs;
+  const decay = 1 - options.holdingWeight;
+  let weight = 1;
   let sum = 0;
-  for (const ms of heldMs) sum += ms;
-  return sum / heldMs.length;
+  let total = 0;
+  for (let i = 0; i < Math.min(heldMs.length, options.holdingWindow); i += 1) {
+    sum += weight * heldMs[i]!;
+    total += weight;
+    weight *= decay;
+  }
+  return sum / total;
 }
 
 /**
@@ -130,8 +145,16 @@ class Window<T> {
     return evicted;
   }
 
+  /** The items in any order. */
   get values(): readonly T[] {
     return this.items;
+  }
+
+  /** The items newest first. */
+  newestFirst(): T[] {
+    const out: T[] = [];
+    for (let i = 1; i <= this.items.length; i += 1) out.push(this.items[(this.next - i + this.items.length) % this.items.length]!);
+    return out;
   }
 }
 
@@ -165,7 +188,7 @@ export class QueueWaitEstimator {
   }
 
   history(): QueueHistory {
-    return { heldMs: this.held.values, waits: this.waits.values };
+    return { heldMs: this.held.newestFirst(), waits: this.waits.values };
   }
 
   /** The current mean holding time per item, in ms. */

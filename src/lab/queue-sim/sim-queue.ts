@@ -156,7 +156,9 @@ export async function servedSegment(options: Pick<SimQueueOptions, 'seed' | 'loa
     unresolved_reservations: r.counts.unresolvedReservations,
     reservations_resolved_twice: r.counts.reservationsResolvedTwice,
     moved_to_callback: r.movedToCallback,
-    promise_kept_rate: w.promise_kept_rate,
+    // Over every "a person will join" (as the mixed segment's), and over the estimates alone (as /v1/metrics counts it).
+    promise_kept_rate: r.promiseKeptRate,
+    estimate_promise_kept_rate: w.promise_kept_rate,
     wait_estimate: {
       median_abs_error_s: w.median_abs_error_s,
       median_actual_wait_s: w.median_actual_wait_s,

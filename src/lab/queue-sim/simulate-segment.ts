@@ -67,7 +67,8 @@ type SimEvent =
   | { kind: 'timer' };
 
 const HORIZON_MS = 60 * 86_400_000;
-const RESERVATION_PROMISE_MS = 60_000;
+/** How soon a customer told "joining now" (a held offer) must be joined for the promise to count as kept. */
+export const RESERVATION_PROMISE_MS = 60_000;
 
 /**
  * Runs one segment as a discrete-event simulation on a virtual clock: Poisson arrivals whose rate

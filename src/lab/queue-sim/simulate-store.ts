@@ -9,6 +9,7 @@ import type { RoutingFact } from '../../store/routing-store.js';
 import { errorFigures, type EstimatedWait } from './estimate-figures.js';
 import { EventHeap } from './event-heap.js';
 import { SimLedger } from './sim-ledger.js';
+import { RESERVATION_PROMISE_MS } from './simulate-segment.js';
 import type { SimScenario } from './sim-scenario.js';
 
 /** What a run of the production router's tables showed. */
@@ -31,6 +32,8 @@ export interface StoreSimOutcome {
    * followed: the same figures as the board simulator's `wait_estimate`.
    */
   waitEstimate: ReturnType<typeof errorFigures> & { promise_kept_rate: number; moved_to_callback: number };
+  /** Promises of a person kept ("joining now" within a minute, an estimate's within its promise) ÷ promises made, as the board's `promise_kept_rate`. */
+  promiseKeptRate: number;
 }
 
 type Event =
@@ -84,6 +87,10 @@ export async function simulateStore(
   const estimatedWaits: EstimatedWait[] = [];
   let kept = 0;
   let toldMovedToCallback = 0;
+  // The customers told "joining now" (an offer held at once), by request: when; and how many of them were joined within the minute.
+  const joinNow = new Map<string, number>();
+  let toldJoinNow = 0;
+  let keptJoinNow = 0;
 
   const apply = (facts: readonly RoutingFact[], now: number) => {
     for (const f of facts) {
@@ -104,6 +111,11 @@ export async function simulateStore(
           estimatedWaits.push({ channel: wait.channel, estimate: wait.estimate, actualMs: now - wait.at });
           if (now - wait.at <= wait.estimate.promiseMs) kept += 1;
         }
+        const since = joinNow.get(f.request);
+        if (f.kind === 'accepted' && since !== undefined) {
+          joinNow.delete(f.request);
+          if (now - since <= RESERVATION_PROMISE_MS) keptJoinNow += 1;
+        }
         if (f.kind === 'accepted') {
           served += 1;
           heap.push(now + exp(scenario.meanServiceMs[channelOf.get(f.request) ?? 'chat']), {
@@ -116,6 +128,7 @@ export async function simulateStore(
         movedToCallback += 1;
         // A customer told an estimate who is moved to a callback waited past the promise: a miss, and outside the bound.
         if (told.delete(f.request)) toldMovedToCallback += 1;
+        joinNow.delete(f.request);
         channelOf.set(f.request, 'callback');
         ledger.rechanneled(f.request, 'callback');
       } else if (f.kind === 'left') {
@@ -192,8 +205,11 @@ export async function simulateStore(
         ledger.submitted(submitted.request, queue.skills, channel);
         outstanding += 1;
         apply(submitted.facts, now);
-        // Not offered to anyone at once: told what the router of `baton serve` would tell them.
-        if (!submitted.facts.some((x) => x.kind === 'offered' && x.request === submitted.request)) {
+        // Offered to someone at once: told "joining now". Otherwise: told what the router of `baton serve` would tell them.
+        if (submitted.facts.some((x) => x.kind === 'offered' && x.request === submitted.request)) {
+          joinNow.set(submitted.request, now);
+          toldJoinNow += 1;
+        } else {
           const standing = await store.standing(conversationId);
           const estimate = await servedEstimate(store, {
             queue: queue.id,
@@ -267,6 +283,7 @@ export async function simulateStore(
     startMs: scenario.startMs,
     endMs: now,
     waitEstimate: servedFigures(estimatedWaits, kept, toldMovedToCallback),
+    promiseKeptRate: Number(((kept + keptJoinNow) / Math.max(1, estimatedWaits.length + toldMovedToCallback + toldJoinNow)).toFixed(4)),
   };
 }
 
