@@ -30,7 +30,7 @@ describe.each(['sqlite', 'postgres'] as const)('a queue’s wait history on %s',
     const first = await routing.submit(await f.open(), request([], 0), 100);
     const second = await routing.submit(await f.open(), request([], 0), 200);
     // The second waits behind the first and is told an estimate; the first was offered at once and is told none.
-    await routing.noteEstimate(second.request, billing.id, { k: 1, scaleMs: 60_000 });
+    await routing.noteEstimate(second.request, billing.id, { k: 1, scaleMs: 60_000, promiseMs: 400_000 }, 200);
     expect(await routing.waitHistory(billing.id, windows)).toEqual({ heldMs: [], waits: [] });
 
     const accepted = await routing.accept(offerOf(first.facts, first.request), A, 5_100);
@@ -58,7 +58,7 @@ describe.each(['sqlite', 'postgres'] as const)('a queue’s wait history on %s',
     // Nobody on shift: the wait outlasts the billing target and moves on to overflow.
     const waiting = await routing.submit(await f.open(), request([], 0, targets), 1_000);
     const untold = await routing.submit(await f.open(), request([], 0, targets), 1_000);
-    await routing.noteEstimate(waiting.request, billing.id, { k: 2, scaleMs: 30_000 });
+    await routing.noteEstimate(waiting.request, billing.id, { k: 2, scaleMs: 30_000, promiseMs: 50_000 }, 1_000);
     const moved = await routing.sweep(61_000);
     expect(moved.filter((x) => x.kind === 'moved').map((x) => x.request)).toEqual([waiting.request, untold.request]);
     expect((await routing.waitHistory(billing.id, windows)).waits).toEqual([{ k: 2, scaleMs: 30_000, waitedMs: 60_000 }]);
@@ -73,12 +73,33 @@ describe.each(['sqlite', 'postgres'] as const)('a queue’s wait history on %s',
     expect((await routing.waitHistory(billing.id, windows)).waits).toEqual([{ k: 2, scaleMs: 30_000, waitedMs: 60_000 }]);
   });
 
+  it('keeps a wait told an estimate in its queue until the promise, past the queue’s own timeout', async () => {
+    f = await routingFixture(kind);
+    const { routing } = f;
+    const targets = [
+      { type: 'queue' as const, queue: billing.id, timeoutSeconds: 60 },
+      { type: 'queue' as const, queue: overflow.id, timeoutSeconds: 60 },
+    ];
+    const promised = await routing.submit(await f.open(), request([], 0, targets), 1_000);
+    const untold = await routing.submit(await f.open(), request([], 0, targets), 1_000);
+    // Promised a person within two minutes (a quantile: a fraction of a millisecond too): the billing
+    // queue's one-minute timeout would break that.
+    await routing.noteEstimate(promised.request, billing.id, { k: 1, scaleMs: 30_000, promiseMs: 119_999.4 }, 1_000);
+    expect(await routing.nextDeadline()).toBe(61_000);
+    expect((await routing.sweep(61_000)).filter((x) => x.kind === 'moved').map((x) => x.request)).toEqual([untold.request]);
+    expect(await routing.nextDeadline()).toBe(121_000);
+    expect((await routing.sweep(121_000)).filter((x) => x.kind === 'moved').map((x) => x.request)).toEqual([
+      promised.request,
+      untold.request,
+    ]);
+  });
+
   it('keeps only the newest of each window', async () => {
     f = await routingFixture(kind);
     const { routing } = f;
     for (let i = 0; i < 4; i += 1) {
       const r = await routing.submit(await f.open(), request([], 0), 1_000 * i);
-      await routing.noteEstimate(r.request, billing.id, { k: 1, scaleMs: 1_000 * (i + 1) });
+      await routing.noteEstimate(r.request, billing.id, { k: 1, scaleMs: 1_000 * (i + 1), promiseMs: 1_000 }, 1_000 * i);
     }
     await routing.setPresence({ staff: A, skills: [], capacity: 4, presence: 'available' }, 10_000);
     for (const o of await routing.offersFor(A)) expect((await routing.accept(o.reservation, A, 20_000)).ok).toBe(true);

@@ -629,14 +629,25 @@ export class RoutingStore {
     });
   }
 
-  /** The customer waiting on `request` was told an estimate for `queue` from this model: its wait, when it ends, is scored against it. */
-  noteEstimate(request: string, queue: string, model: { k: number; scaleMs: number }): Promise<void> {
+  /**
+   * The customer waiting on `request` was told an estimate for `queue` at `now`, from this model:
+   * its wait, when it ends, is scored against it. The router then keeps what it promised: the wait
+   * stays in its queue at least until the promise (`now + promiseMs`), even past the queue's own
+   * timeout, so that it is not moved to a fallback or a callback while a person was promised.
+   */
+  noteEstimate(request: string, queue: string, model: { k: number; scaleMs: number; promiseMs: number }, now: number): Promise<void> {
+    // Whole milliseconds: the deadline is a BIGINT (a promise is a quantile, a fraction of a millisecond).
+    const until = Math.ceil(now + model.promiseMs);
     return this.sql.transaction(function* () {
       yield run(
-        "UPDATE routing_requests SET told_queue = ?, told_k = ?, told_scale_ms = ? WHERE id = ? AND status IN ('waiting', 'reserved')",
+        `UPDATE routing_requests SET told_queue = ?, told_k = ?, told_scale_ms = ?,
+           target_deadline = CASE WHEN target_deadline IS NOT NULL AND target_deadline < ? THEN ? ELSE target_deadline END
+         WHERE id = ? AND status IN ('waiting', 'reserved')`,
         queue,
         model.k,
         model.scaleMs,
+        until,
+        until,
         request,
       );
     });

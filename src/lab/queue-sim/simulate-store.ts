@@ -228,7 +228,7 @@ export async function simulateStore(
             nextCallbackAtMs: null,
           });
           if (promise.type === 'join' && promise.basis === 'estimate') {
-            await store.noteEstimate(submitted.request, queue.id, promise.estimate);
+            await store.noteEstimate(submitted.request, queue.id, promise.estimate, now);
             told.set(submitted.request, { channel, estimate: promise.estimate, at: now });
           }
         }

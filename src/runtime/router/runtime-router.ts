@@ -215,7 +215,7 @@ export function createRuntimeRouter(options: RuntimeRouterOptions) {
       });
       // The wait is scored against this estimate when it ends (the queue's history, for the next estimates and the metrics).
       if (promise.type === 'join' && promise.basis === 'estimate')
-        await store.noteEstimate(submitted.request, plan.queue.id, promise.estimate);
+        await store.noteEstimate(submitted.request, plan.queue.id, promise.estimate, now);
       const by =
         promise.type === 'callback'
           ? new Date(promise.atMs).toISOString()
