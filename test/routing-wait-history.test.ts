@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StaffId } from '../src/core/index.js';
-import { DEFAULT_WAIT_ESTIMATOR, estimateWait, gammaQuantile } from '../src/core/router/index.js';
+import { DEFAULT_WAIT_ESTIMATOR, QueueWaitEstimator, estimateWait, gammaQuantile } from '../src/core/router/index.js';
 import type { RoutingFact } from '../src/store/routing-store.js';
 import { billing, overflow, request, routingFixture, type RoutingFixture } from './support/routing-fixture.js';
 
@@ -31,7 +31,7 @@ describe.each(['sqlite', 'postgres'] as const)('a queue’s wait history on %s',
     const second = await routing.submit(await f.open(), request([], 0), 200);
     // The second waits behind the first and is told an estimate; the first was offered at once and is told none.
     await routing.noteEstimate(second.request, billing.id, { k: 1, scaleMs: 60_000, promiseMs: 400_000 }, 200);
-    expect(await routing.waitHistory(billing.id, windows)).toEqual({ heldMs: [], waits: [] });
+    expect(await routing.waitHistory(billing.id, windows)).toEqual({ holdingMs: null, waits: [] });
 
     const accepted = await routing.accept(offerOf(first.facts, first.request), A, 5_100);
     if (!accepted.ok) throw new Error(accepted.why);
@@ -40,7 +40,7 @@ describe.each(['sqlite', 'postgres'] as const)('a queue’s wait history on %s',
     const joined = await routing.accept(offerOf(freed, second.request), A, 66_200);
     expect(joined.ok).toBe(true);
     expect(await routing.waitHistory(billing.id, windows)).toEqual({
-      heldMs: [65_000],
+      holdingMs: 65_000,
       waits: [{ k: 1, scaleMs: 60_000, waitedMs: 66_000 }],
     });
     // The estimate of the next customer is the same function of that history as the simulator's.
@@ -94,6 +94,28 @@ describe.each(['sqlite', 'postgres'] as const)('a queue’s wait history on %s',
     ]);
   });
 
+  it('folds each served item into its queue’s moving mean, as the simulator’s keeper does', async () => {
+    f = await routingFixture(kind);
+    const { routing } = f;
+    await routing.setPresence({ staff: A, skills: [], capacity: 1, presence: 'available' }, 0);
+    const keeper = new QueueWaitEstimator();
+    let now = 0;
+    for (const heldMs of [120_000, 300_000, 90_000]) {
+      const r = await routing.submit(await f.open(), request([], 0), now);
+      const accepted = await routing.accept(offerOf(r.facts, r.request), A, now + 5_000);
+      if (!accepted.ok) throw new Error(accepted.why);
+      await routing.complete(accepted.conversationId, now + heldMs);
+      keeper.recordServed(heldMs);
+      now += heldMs + 1_000;
+    }
+    // A conversation that left without being served changes nothing.
+    const conversation = await f.open();
+    const left = await routing.submit(conversation, request([], 0), now);
+    expect(left.facts.some((x) => x.kind === 'offered')).toBe(true);
+    await routing.complete(conversation, now + 1);
+    expect((await routing.waitHistory(billing.id, windows)).holdingMs).toBeCloseTo(keeper.meanHoldingMs(), 6);
+  });
+
   it('keeps only the newest of each window', async () => {
     f = await routingFixture(kind);
     const { routing } = f;
@@ -103,7 +125,7 @@ describe.each(['sqlite', 'postgres'] as const)('a queue’s wait history on %s',
     }
     await routing.setPresence({ staff: A, skills: [], capacity: 4, presence: 'available' }, 10_000);
     for (const o of await routing.offersFor(A)) expect((await routing.accept(o.reservation, A, 20_000)).ok).toBe(true);
-    const history = await routing.waitHistory(billing.id, { holdingWindow: 1, historySize: 2 });
+    const history = await routing.waitHistory(billing.id, { historySize: 2 });
     expect(history.waits.map((w) => w.scaleMs).sort()).toEqual([3_000, 4_000]);
   });
 });

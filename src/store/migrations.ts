@@ -295,9 +295,9 @@ CREATE TRIGGER events_announce AFTER INSERT ON events FOR EACH ROW EXECUTE FUNCT
   {
     version: 10,
     // A queue's wait estimate is read from its own history (docs/decisions/0043): when a served
-    // item's offer was made, and for each wait told an estimate the model it was told from and how
-    // long it lasted. The index holds only the waits that ended, so routing's writes of waiting
-    // and offered requests add no entry to it.
+    // item's offer was made, for each wait told an estimate the model it was told from and how
+    // long it lasted, and each queue's moving mean of holding time. The index holds only the waits
+    // that ended, so routing's writes of waiting and offered requests add no entry to it.
     name: 'routing requests: the estimate told and the wait that followed',
     sqlite: waitHistoryColumns('REAL'),
     postgres: waitHistoryColumns('DOUBLE PRECISION'),
@@ -319,7 +319,12 @@ ALTER TABLE routing_requests ADD COLUMN told_queue TEXT;
 ALTER TABLE routing_requests ADD COLUMN told_k INTEGER;
 ALTER TABLE routing_requests ADD COLUMN told_scale_ms ${double};
 ALTER TABLE routing_requests ADD COLUMN waited_ms BIGINT;
-CREATE INDEX routing_requests_waits ON routing_requests (told_queue, seq) WHERE waited_ms IS NOT NULL;`;
+CREATE INDEX routing_requests_waits ON routing_requests (told_queue, seq) WHERE waited_ms IS NOT NULL;
+CREATE TABLE routing_queue_holding (
+  queue TEXT PRIMARY KEY,
+  holding_ms ${double} NOT NULL,
+  served BIGINT NOT NULL
+);`;
 }
 
 export const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS schema_migrations (

@@ -4,6 +4,7 @@ import {
   type ChannelWeights,
   type DeclineReason,
   type Presence,
+  nextHolding,
   type QueueHistory,
   type RouterRequest,
   type RoutingQueue,
@@ -97,7 +98,10 @@ type RequestRow = {
   reservation_id: string | null;
   warm_from: string | null;
   direct: number;
+  assigned_at: number | string | null;
+  reserved_at: number | string | null;
 };
+type HoldingRow = { holding_ms: number | string; served: number | string };
 type ReservationRow = {
   id: string;
   request_id: string;
@@ -604,26 +608,21 @@ export class RoutingStore {
   }
 
   /**
-   * A queue's own history, the wait estimate's input (`estimateWait`): how long its newest served
-   * items held their slots (from the offer accepted to the end of the work; `holdingWindow` of
-   * them), and its newest waits told an estimate with how long each lasted (`historySize`).
+   * A queue's own history, the wait estimate's input (`estimateWait`): its moving mean of holding
+   * time, and its newest `historySize` waits told an estimate with how long each lasted.
    */
-  waitHistory(queue: string, windows: { holdingWindow: number; historySize: number }): Promise<QueueHistory> {
+  waitHistory(queue: string, windows: { historySize: number }): Promise<QueueHistory> {
     return this.sql.transaction(function* () {
-      const held = (yield all(
-        `SELECT ended_at - coalesce(reserved_at, assigned_at) AS held FROM routing_requests
-         WHERE queue = ? AND status = 'done' AND assigned_at IS NOT NULL ORDER BY ended_at DESC LIMIT ?`,
-        queue,
-        windows.holdingWindow,
-      )) as Array<{ held: number | string }>;
+      const holding = (yield all('SELECT holding_ms, served FROM routing_queue_holding WHERE queue = ?', queue)) as HoldingRow[];
       const waits = (yield all(
         `SELECT told_k, told_scale_ms, waited_ms FROM routing_requests
          WHERE told_queue = ? AND waited_ms IS NOT NULL ORDER BY seq DESC LIMIT ?`,
         queue,
         windows.historySize,
       )) as Array<{ told_k: number | string; told_scale_ms: number | string; waited_ms: number | string }>;
+      const h = holding[0];
       return {
-        heldMs: held.map((r) => num(r.held)),
+        holdingMs: h === undefined || num(h.served) === 0 ? null : num(h.holding_ms),
         waits: waits.map((w) => ({ k: num(w.told_k), scaleMs: num(w.told_scale_ms), waitedMs: num(w.waited_ms) })),
       };
     });
@@ -719,6 +718,17 @@ export class RoutingStore {
   }
 
   /** Withdraws the conversation's pending warm offer, if any. */
+  /** Folds one served item's holding time into its queue's moving mean (`nextHolding`, as the simulator's). */
+  private *takeHolding(queue: string, heldMs: number): SqlBody<void> {
+    yield run('INSERT INTO routing_queue_holding (queue, holding_ms, served) VALUES (?, 0, 0) ON CONFLICT (queue) DO NOTHING', queue);
+    const row = (
+      (yield lockedAll('wait', 'SELECT holding_ms, served FROM routing_queue_holding WHERE queue = ?', queue)) as HoldingRow[]
+    )[0];
+    const previous = row === undefined || num(row.served) === 0 ? null : { holdingMs: num(row.holding_ms), served: num(row.served) };
+    const next = nextHolding(previous, heldMs);
+    yield run('UPDATE routing_queue_holding SET holding_ms = ?, served = ? WHERE queue = ?', next.holdingMs, next.served, queue);
+  }
+
   private *endWarm(conversationId: ConversationId, now: number): SqlBody<RoutingFact[]> {
     const rows = (yield lockedAll(
       'wait',
@@ -744,6 +754,9 @@ export class RoutingStore {
     }
     const status = live.status === 'assigned' && as === 'done' ? 'done' : 'left';
     yield run('UPDATE routing_requests SET status = ?, ended_at = ?, reservation_id = NULL WHERE id = ?', status, now, live.id);
+    // A served item: its queue's moving mean of holding takes it in (the wait estimate's input).
+    if (status === 'done' && live.queue !== null && live.assigned_at !== null)
+      yield* this.takeHolding(live.queue, now - num(live.reserved_at ?? live.assigned_at));
     return {
       kind: 'left',
       conversationId: live.conversation_id as ConversationId,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../random.js';
 import { gammaCdf, gammaQuantile, normalQuantile } from './gamma-quantile.js';
-import { DEFAULT_WAIT_ESTIMATOR, QueueWaitEstimator, estimateWait, meanHolding, salesforceAverage } from './wait-estimator.js';
+import { DEFAULT_WAIT_ESTIMATOR, QueueWaitEstimator, estimateWait, meanHolding, nextHolding, salesforceAverage } from './wait-estimator.js';
 
 describe('gamma quantiles', () => {
   it('is the exponential quantile for k = 1 and agrees with the CDF', () => {
@@ -43,12 +43,12 @@ describe('estimateWait and QueueWaitEstimator', () => {
     expect(next?.pointMs).toBeCloseTo(gammaQuantile(1, pit(0.55)) * 30_000, 0);
     expect(next?.pointMs).toBeCloseTo(2 * gammaQuantile(1, 0.55) * 30_000, 0);
     // The same history, as the router's tables return it (any order), gives the same estimate.
-    const { heldMs, waits } = e.history();
-    expect(estimateWait({ heldMs: [...heldMs], waits: [...waits].reverse() }, { ahead: 0, servers: 10 }, options)).toEqual(next);
+    const { holdingMs, waits } = e.history();
+    expect(estimateWait({ holdingMs, waits: [...waits].reverse() }, { ahead: 0, servers: 10 }, options)).toEqual(next);
   });
 
   it('keeps its PIT values sorted as waits come and go: the same estimates as estimateWait of its history', () => {
-    const options = { ...DEFAULT_WAIT_ESTIMATOR, historySize: 40, minHistory: 10, holdingWindow: 7 };
+    const options = { ...DEFAULT_WAIT_ESTIMATOR, historySize: 40, minHistory: 10 };
     const e = new QueueWaitEstimator(options);
     const rng = seededRandom(7);
     for (let i = 0; i < 300; i += 1) {
@@ -61,17 +61,17 @@ describe('estimateWait and QueueWaitEstimator', () => {
     }
   });
 
-  it('weighs the newest served items most in the mean holding, within its window; the prior before any', () => {
-    const e = new QueueWaitEstimator({ ...DEFAULT_WAIT_ESTIMATOR, holdingWindow: 2, holdingWeight: 0.5 });
+  it('keeps a moving mean of holding: a plain mean of the first items, then exponential; the prior before any', () => {
+    const options = { ...DEFAULT_WAIT_ESTIMATOR, holdingWeight: 0.25 };
+    const e = new QueueWaitEstimator(options);
     expect(e.meanHoldingMs()).toBe(DEFAULT_WAIT_ESTIMATOR.priorHoldingMs);
-    for (const ms of [900_000, 100_000, 400_000]) e.recordServed(ms);
-    // The newest (400 000) weighs 1, the one before it 0.5; the oldest is out of the window.
-    expect(e.meanHoldingMs()).toBeCloseTo((400_000 + 0.5 * 100_000) / 1.5, 6);
-    // The router's tables give the items newest first: the same mean.
-    expect(
-      meanHolding({ heldMs: [400_000, 100_000, 900_000], waits: [] }, { ...DEFAULT_WAIT_ESTIMATOR, holdingWindow: 2, holdingWeight: 0.5 }),
-    ).toBeCloseTo((400_000 + 0.5 * 100_000) / 1.5, 6);
-    expect(meanHolding({ heldMs: [], waits: [] })).toBe(DEFAULT_WAIT_ESTIMATOR.priorHoldingMs);
+    for (const ms of [100_000, 200_000, 300_000, 400_000]) e.recordServed(ms);
+    // The first four (1 ÷ 0.25) are a plain mean.
+    expect(e.meanHoldingMs()).toBeCloseTo(250_000, 6);
+    e.recordServed(650_000);
+    expect(e.meanHoldingMs()).toBeCloseTo(250_000 + 0.25 * 400_000, 6);
+    expect(nextHolding({ holdingMs: 250_000, served: 4 }, 650_000, options)).toEqual({ holdingMs: 350_000, served: 5 });
+    expect(meanHolding({ holdingMs: null, waits: [] })).toBe(DEFAULT_WAIT_ESTIMATOR.priorHoldingMs);
   });
 
   it('keeps Salesforce’s moving average for comparison: A = 0.9·A′ + 0.1·W', () => {

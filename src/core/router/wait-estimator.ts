@@ -2,9 +2,10 @@ import { gammaCdf, gammaQuantile } from './gamma-quantile.js';
 
 /** Options of the wait estimate ({@link estimateWait}, {@link QueueWaitEstimator}). */
 export interface WaitEstimatorOptions {
-  /** Served items whose holding times the mean is taken over (the newest). */
-  holdingWindow: number;
-  /** The newest served item's weight in that mean; each older one weighs (1 − this) times the next (0.02: a memory of about 50 items). */
+  /**
+   * The weight of the newest served item in the queue's moving mean of holding time (0.02: a
+   * memory of about 50 items); until 1 ÷ this many are served, a plain mean of them.
+   */
   holdingWeight: number;
   /** Holding time per item assumed until the queue has history, in ms. */
   priorHoldingMs: number;
@@ -32,7 +33,6 @@ export interface WaitEstimate {
 
 /** The defaults: the bound is the 90th percentile; the promise the 99.5th plus a 30 s offer timeout. */
 export const DEFAULT_WAIT_ESTIMATOR: WaitEstimatorOptions = {
-  holdingWindow: 250,
   holdingWeight: 0.02,
   priorHoldingMs: 300_000,
   boundQuantile: 0.9,
@@ -51,38 +51,36 @@ export interface WaitOutcome {
 
 /**
  * A queue's own history, as the router's tables keep it (`RoutingStore.waitHistory`) and as the
- * queue simulator keeps it in memory ({@link QueueWaitEstimator}); any order, at most the windows'
- * sizes of the newest.
+ * queue simulator keeps it in memory ({@link QueueWaitEstimator}).
  */
 export interface QueueHistory {
-  /** How long each recently served item held its slot (from the offer it accepted to the end of the work, in ms), newest first. */
-  heldMs: readonly number[];
-  /** Recently estimated waits and what followed. */
+  /**
+   * The moving mean of how long the queue's served items held their slots (from the offer each
+   * accepted to the end of the work, in ms; see {@link nextHolding}); null before the first.
+   */
+  holdingMs: number | null;
+  /** Recently estimated waits and what followed, in any order (at most `historySize`, the newest). */
   waits: readonly WaitOutcome[];
+}
+
+/** The moving mean of holding after one more served item: a plain mean of the first 1 ÷ `holdingWeight`, then exponential. */
+export function nextHolding(
+  previous: { holdingMs: number; served: number } | null,
+  heldMs: number,
+  options: WaitEstimatorOptions = DEFAULT_WAIT_ESTIMATOR,
+): { holdingMs: number; served: number } {
+  if (previous === null) return { holdingMs: heldMs, served: 1 };
+  const served = previous.served + 1;
+  const alpha = Math.max(options.holdingWeight, 1 / served);
+  return { holdingMs: previous.holdingMs + alpha * (heldMs - previous.holdingMs), served };
 }
 
 /** PIT values are kept off 0 and 1, so that a recalibrated quantile stays finite. */
 const clampPit = (u: number) => Math.min(1 - 1e-6, Math.max(1e-6, u));
 
-/**
- * The mean time an item holds its slot: an exponentially weighted mean of the served items of the
- * history (newest first, each older one weighing `1 − holdingWeight` times the next, normalised
- * over the window), else the prior. It follows a change of service times within about 1 ÷
- * `holdingWeight` items, and steadies the estimate as much as a plain mean of twice as many.
- */
+/** The mean time an item holds its slot: the queue's moving mean, else the prior. */
 export function meanHolding(history: QueueHistory, options: WaitEstimatorOptions = DEFAULT_WAIT_ESTIMATOR): number {
-  const { heldMs } = history;
-  if (heldMs.length === 0) return options.priorHoldingMs;
-  const decay = 1 - options.holdingWeight;
-  let weight = 1;
-  let sum = 0;
-  let total = 0;
-  for (let i = 0; i < Math.min(heldMs.length, options.holdingWindow); i += 1) {
-    sum += weight * heldMs[i]!;
-    total += weight;
-    weight *= decay;
-  }
-  return sum / total;
+  return history.holdingMs ?? options.priorHoldingMs;
 }
 
 /**
@@ -149,33 +147,25 @@ class Window<T> {
   get values(): readonly T[] {
     return this.items;
   }
-
-  /** The items newest first. */
-  newestFirst(): T[] {
-    const out: T[] = [];
-    for (let i = 1; i <= this.items.length; i += 1) out.push(this.items[(this.next - i + this.items.length) % this.items.length]!);
-    return out;
-  }
 }
 
 /**
- * A queue's history kept in memory, for the queue simulator and tests: the same windows the
- * router's tables are read with (`RoutingStore.waitHistory`), and the same {@link estimateWait}.
+ * A queue's history kept in memory, for the queue simulator and tests: the same moving mean and
+ * window the router's tables keep (`RoutingStore.waitHistory`), and the same {@link estimateWait}.
  */
 export class QueueWaitEstimator {
-  private readonly held: Window<number>;
+  private holding: { holdingMs: number; served: number } | null = null;
   private readonly waits: Window<WaitOutcome>;
   /** The PIT values of `waits`, kept in ascending order as they come and go (what `estimateWait` sorts afresh). */
   private readonly pits: number[] = [];
 
   constructor(private readonly options: WaitEstimatorOptions = DEFAULT_WAIT_ESTIMATOR) {
-    this.held = new Window(options.holdingWindow);
     this.waits = new Window(options.historySize);
   }
 
   /** A served item held its slot for `heldMs` (from the offer it accepted to its completion). */
   recordServed(heldMs: number): void {
-    this.held.add(heldMs);
+    this.holding = nextHolding(this.holding, heldMs, this.options);
   }
 
   /** A wait that was estimated has ended (or is known to be at least `actualMs`, if it was cut short). */
@@ -188,7 +178,7 @@ export class QueueWaitEstimator {
   }
 
   history(): QueueHistory {
-    return { heldMs: this.held.newestFirst(), waits: this.waits.values };
+    return { holdingMs: this.holding?.holdingMs ?? null, waits: this.waits.values };
   }
 
   /** The current mean holding time per item, in ms. */
