@@ -12,6 +12,11 @@ import { billing, overflow, request, routingFixture, type RoutingFixture } from 
 
 const A = 'staff_ana' as StaffId;
 const windows = DEFAULT_WAIT_ESTIMATOR;
+/** A minute in billing, then a minute in overflow, then a callback. */
+const targets = [
+  { type: 'queue' as const, queue: billing.id, timeoutSeconds: 60 },
+  { type: 'queue' as const, queue: overflow.id, timeoutSeconds: 60 },
+];
 
 const offerOf = (facts: readonly RoutingFact[], requestId: string) => {
   const offer = facts.find((f) => f.kind === 'offered' && f.request === requestId);
@@ -51,10 +56,6 @@ describe.each(['sqlite', 'postgres'] as const)('a queue’s wait history on %s',
   it('ends a wait cut short by its target’s timeout once, for the queue it was told about', async () => {
     f = await routingFixture(kind);
     const { routing } = f;
-    const targets = [
-      { type: 'queue' as const, queue: billing.id, timeoutSeconds: 60 },
-      { type: 'queue' as const, queue: overflow.id, timeoutSeconds: 60 },
-    ];
     // Nobody on shift: the wait outlasts the billing target and moves on to overflow.
     const waiting = await routing.submit(await f.open(), request([], 0, targets), 1_000);
     const untold = await routing.submit(await f.open(), request([], 0, targets), 1_000);
@@ -76,10 +77,6 @@ describe.each(['sqlite', 'postgres'] as const)('a queue’s wait history on %s',
   it('keeps a wait told an estimate in its queue until the promise, past the queue’s own timeout', async () => {
     f = await routingFixture(kind);
     const { routing } = f;
-    const targets = [
-      { type: 'queue' as const, queue: billing.id, timeoutSeconds: 60 },
-      { type: 'queue' as const, queue: overflow.id, timeoutSeconds: 60 },
-    ];
     const promised = await routing.submit(await f.open(), request([], 0, targets), 1_000);
     const untold = await routing.submit(await f.open(), request([], 0, targets), 1_000);
     // Promised a person within two minutes (a quantile: a fraction of a millisecond too): the billing
