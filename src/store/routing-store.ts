@@ -718,17 +718,6 @@ export class RoutingStore {
   }
 
   /** Withdraws the conversation's pending warm offer, if any. */
-  /** Folds one served item's holding time into its queue's moving mean (`nextHolding`, as the simulator's). */
-  private *takeHolding(queue: string, heldMs: number): SqlBody<void> {
-    yield run('INSERT INTO routing_queue_holding (queue, holding_ms, served) VALUES (?, 0, 0) ON CONFLICT (queue) DO NOTHING', queue);
-    const row = (
-      (yield lockedAll('wait', 'SELECT holding_ms, served FROM routing_queue_holding WHERE queue = ?', queue)) as HoldingRow[]
-    )[0];
-    const previous = row === undefined || num(row.served) === 0 ? null : { holdingMs: num(row.holding_ms), served: num(row.served) };
-    const next = nextHolding(previous, heldMs);
-    yield run('UPDATE routing_queue_holding SET holding_ms = ?, served = ? WHERE queue = ?', next.holdingMs, next.served, queue);
-  }
-
   private *endWarm(conversationId: ConversationId, now: number): SqlBody<RoutingFact[]> {
     const rows = (yield lockedAll(
       'wait',
@@ -764,6 +753,17 @@ export class RoutingStore {
       to: status === 'done' ? 'done' : 'canceled',
       staff: live.staff_id as StaffId | null,
     };
+  }
+
+  /** Folds one served item's holding time into its queue's moving mean (`nextHolding`, as the simulator's). */
+  private *takeHolding(queue: string, heldMs: number): SqlBody<void> {
+    yield run('INSERT INTO routing_queue_holding (queue, holding_ms, served) VALUES (?, 0, 0) ON CONFLICT (queue) DO NOTHING', queue);
+    const row = (
+      (yield lockedAll('wait', 'SELECT holding_ms, served FROM routing_queue_holding WHERE queue = ?', queue)) as HoldingRow[]
+    )[0];
+    const previous = row === undefined || num(row.served) === 0 ? null : { holdingMs: num(row.holding_ms), served: num(row.served) };
+    const next = nextHolding(previous, heldMs);
+    yield run('UPDATE routing_queue_holding SET holding_ms = ?, served = ? WHERE queue = ?', next.holdingMs, next.served, queue);
   }
 
   /** A reservation ends unanswered or declined: capacity back, the person excluded, the request waits again. */

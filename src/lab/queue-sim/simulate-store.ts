@@ -1,6 +1,6 @@
 import { seededRandom } from '../../core/random.js';
 import type { ConversationId, StaffId } from '../../core/index.js';
-import { decidePromise, itemsThatFit, type Channel, type RoutingEvent } from '../../core/router/index.js';
+import { decidePromise, itemsThatFit, type Channel, type RoutingEvent, type WaitEstimate } from '../../core/router/index.js';
 import { calendarChanges, isOpenAt } from '../../runtime/router/availability-calendar.js';
 import { servedEstimate } from '../../runtime/router/runtime-router.js';
 import { MemoryStore } from '../../store/memory-store.js';
@@ -83,7 +83,7 @@ export async function simulateStore(
   let movedToCallback = 0;
   let outstanding = 0;
   // The customers told an estimate, by request: what they were told and when they arrived.
-  const told = new Map<string, { channel: Channel; estimate: NonNullable<Awaited<ReturnType<typeof servedEstimate>>>; at: number }>();
+  const told = new Map<string, { channel: Channel; estimate: WaitEstimate; at: number }>();
   const estimatedWaits: EstimatedWait[] = [];
   let kept = 0;
   let toldMovedToCallback = 0;
